@@ -1,0 +1,105 @@
+# scx_fuzz: build, test and demo. `make help` lists the targets.
+.DELETE_ON_ERROR:
+.DEFAULT_GOAL := all
+
+BUILD     ?= build
+CLANG     ?= $(shell command -v clang-19 || command -v clang)
+BPFTOOL   ?= $(shell command -v bpftool || echo /usr/sbin/bpftool)
+CC        ?= cc
+ARCH      := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+PREFIX    ?= /usr/local
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+CFLAGS    ?= -O2 -g
+CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE -Iinclude -I$(BUILD) -MMD -MP
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Iinclude -Ibpf -I$(BUILD) \
+	-fms-extensions -Wno-microsoft-anon-tag -Wall -Wno-unused-function -MMD -MP
+# Static so the loader runs in a bare initramfs.
+LDLIBS    := -static $(shell pkg-config --static --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
+TEST_LDLIBS := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
+
+SKEL        := $(BUILD)/scx_fuzz.skel.h
+BPF_OBJ     := $(BUILD)/bpf/scx_fuzz.bpf.o
+LOADER_SRCS := $(wildcard loader/*.c)
+LOADER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LOADER_SRCS))
+LIB_OBJS    := $(filter-out $(BUILD)/loader/main.o,$(LOADER_OBJS))
+UNIT_SRCS   := $(wildcard tests/unit/*.c)
+UNIT_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRCS))
+
+.PHONY: all deps test unit-test vm-test demo clean distclean help
+all: $(BUILD)/scx_fuzz
+
+help:
+	@echo "make deps       install build and test dependencies (apt; run as root)"
+	@echo "make            build $(BUILD)/scx_fuzz (loader with the BPF scheduler embedded)"
+	@echo "make test       unit tests, then VM tests on the oldest and newest sched_ext kernels"
+	@echo "make unit-test  Criterion unit tests only"
+	@echo "make vm-test    VM tests only (VM_KERNELS='oldest newest' to choose)"
+	@echo "make demo       boot an emulated machine and run a workload under scx_fuzz"
+	@echo "make clean      remove $(BUILD)/"
+	@echo "V=1 shows full commands."
+
+deps:
+	$(Q)./scripts/deps.sh
+
+# On a fresh machine the first build installs what is missing (needs root).
+DEPS_OK := $(BUILD)/.deps-ok
+$(DEPS_OK):
+	@mkdir -p $(@D)
+	$(Q)./scripts/check-deps.sh 2>/dev/null || ./scripts/deps.sh
+	$(Q)./scripts/check-deps.sh && touch $@
+
+$(BUILD)/vmlinux.h: | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(call msg,GEN,$@)BPFTOOL=$(BPFTOOL) ./scripts/vmlinux-h.sh $@
+
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(BUILD)/vmlinux.h
+	@mkdir -p $(@D)
+	$(call msg,BPF,$@)$(CLANG) $(BPF_CFLAGS) -MF $(@:.o=.d) -MT $@ -c $< -o $@.tmp.o
+	$(Q)$(BPFTOOL) gen object $@ $@.tmp.o && rm -f $@.tmp.o
+
+# bpftool 7.5 emits `map->link` for struct_ops maps, a field libbpf 1.4 lacks:
+# drop it; the loader attaches struct_ops itself.
+$(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	$(call msg,SKEL,$@)$(BPFTOOL) gen skeleton $< name $(subst -,_,$*) > $@.tmp
+	$(Q)sed -i '/^[[:space:]]*map->link = &/d' $@.tmp && mv $@.tmp $@
+
+$(SKEL): $(BPF_OBJ)
+
+$(BUILD)/loader/%.o: loader/%.c $(SKEL)
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/scx_fuzz: $(LOADER_OBJS)
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/tests/unit/%.o: tests/unit/%.c $(SKEL)
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)$(CC) $(CFLAGS) -Iloader -c $< -o $@
+
+$(BUILD)/unit-tests: $(UNIT_OBJS) $(LIB_OBJS)
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(TEST_LDLIBS) $(shell pkg-config --libs libbpf) -o $@
+
+unit-test: $(BUILD)/unit-tests
+	$(Q)./tests/run --unit-only
+
+vm-test: $(BUILD)/scx_fuzz
+	$(Q)./tests/run --vm-only
+
+test: $(BUILD)/scx_fuzz $(BUILD)/unit-tests | $(DEPS_OK)
+	$(Q)./tests/run
+
+demo: $(BUILD)/scx_fuzz | $(DEPS_OK)
+	$(Q)./tests/vm/demo
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

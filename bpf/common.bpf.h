@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * BPF-side helpers shared by scx_fuzz's programs: struct_ops wrappers, error
+ * reporting and the kfuncs whose names differ between kernel versions.
+ * Every kfunc is a weak ksym so one object loads on 6.16 and 7.x alike; the
+ * verifier drops the branch for a kfunc the running kernel lacks.
+ */
+#ifndef FUZZ_COMMON_BPF_H
+#define FUZZ_COMMON_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#define FUZZ_OPS(name, args...) SEC("struct_ops/" #name) BPF_PROG(name, ##args)
+#define FUZZ_OPS_SLEEPABLE(name, args...) SEC("struct_ops.s/" #name) BPF_PROG(name, ##args)
+
+/* Kfuncs every supported kernel (>= 6.13 names) has. */
+s32 scx_bpf_create_dsq(u64 dsq_id, s32 node) __ksym __weak;
+s32 scx_bpf_select_cpu_dfl(struct task_struct *p, s32 prev_cpu, u64 wake_flags, bool *is_idle) __ksym __weak;
+s32 scx_bpf_pick_idle_cpu(const struct cpumask *cpus_allowed, u64 flags) __ksym __weak;
+void scx_bpf_kick_cpu(s32 cpu, u64 flags) __ksym __weak;
+void scx_bpf_dsq_insert(struct task_struct *p, u64 dsq_id, u64 slice, u64 enq_flags) __ksym __weak;
+bool scx_bpf_dsq_move_to_local(u64 dsq_id) __ksym __weak;
+void scx_bpf_error_bstr(char *fmt, unsigned long long *data, u32 data__sz) __ksym __weak;
+
+/* Kfuncs only newer kernels have (7.x): used when present. */
+bool scx_bpf_dsq_insert___v2___compat(struct task_struct *p, u64 dsq_id, u64 slice, u64 enq_flags) __ksym __weak;
+bool scx_bpf_dsq_move_to_local___v2___compat(u64 dsq_id, u64 enq_flags) __ksym __weak;
+
+/* Report an error from BPF: the kernel detaches the scheduler with this message. */
+#define fuzz_error(fmt, args...)						\
+({										\
+	static char ___fmt[] = fmt;						\
+	unsigned long long ___param[___bpf_narg(args) + 1] = {};		\
+	___bpf_fill(___param, args);						\
+	scx_bpf_error_bstr(___fmt, ___param, sizeof(___param));			\
+})
+
+static __always_inline void dsq_insert(struct task_struct *p, u64 dsq_id, u64 slice, u64 enq_flags)
+{
+	if (bpf_ksym_exists(scx_bpf_dsq_insert___v2___compat))
+		scx_bpf_dsq_insert___v2___compat(p, dsq_id, slice, enq_flags);
+	else
+		scx_bpf_dsq_insert(p, dsq_id, slice, enq_flags);
+}
+
+static __always_inline bool dsq_move_to_local(u64 dsq_id)
+{
+	if (bpf_ksym_exists(scx_bpf_dsq_move_to_local___v2___compat))
+		return scx_bpf_dsq_move_to_local___v2___compat(dsq_id, 0);
+	return scx_bpf_dsq_move_to_local(dsq_id);
+}
+
+#endif /* FUZZ_COMMON_BPF_H */

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Open, configure, load, attach and detach the BPF scheduler. Every libbpf
+ * failure is reported with what we were doing; the verifier's log tail is
+ * shown when the kernel refuses the program.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "sched.h"
+#include "scx_fuzz.skel.h"
+
+enum { SCX_EXIT_ERROR_KIND = 1024 };	/* kinds >= this are errors (enum scx_exit_kind) */
+
+static void print_log_tail(unsigned nlines)
+{
+	char tail[8192], *line, *save;
+
+	if (!bpflog_tail(tail, sizeof(tail), nlines))
+		return;
+	for (line = strtok_r(tail, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		fprintf(stderr, "scx_fuzz:   | %s\n", line);
+}
+
+int sched_open_load(struct sched *s, const struct fuzz_opts *o)
+{
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	bpflog_reset();
+	s->skel = scx_fuzz__open();
+	if (!s->skel) {
+		fprintf(stderr, "scx_fuzz: cannot open the BPF object: %s\n", strerror(errno));
+		return EXIT_SCHED;
+	}
+	s->skel->rodata->slice_ns = o->slice_us * 1000;
+	s->skel->rodata->test_fault = o->test_fault;
+	if (o->test_fault == FUZZ_FAULT_VERIFIER &&
+	    (err = bpf_program__set_autoload(s->skel->progs.fuzz_verifier_reject, true))) {
+		fprintf(stderr, "scx_fuzz: cannot enable the test program: %s\n", strerror(-err));
+		return EXIT_SCHED;
+	}
+	err = scx_fuzz__load(s->skel);
+	if (err) {
+		fprintf(stderr, "scx_fuzz: cannot load the BPF scheduler: %s%s\n", strerror(-err),
+			err == -EACCES || err == -EINVAL ? " (rejected by the kernel's verifier; "
+			"last lines of its log:)" : "; libbpf said:");
+		print_log_tail(err == -EACCES || err == -EINVAL ? 20 : 6);
+		return EXIT_SCHED;
+	}
+	return 0;
+}
+
+int sched_attach(struct sched *s)
+{
+	char state[64], ops[256];
+	int err;
+
+	s->link = bpf_map__attach_struct_ops(s->skel->maps.fuzz_ops);
+	if (s->link)
+		return 0;
+	err = errno;
+	if (err == EBUSY || err == EEXIST) {
+		if (read_sched_ext_state("/sys", state, sizeof(state), ops, sizeof(ops)))
+			strcpy(ops, "unknown");
+		fprintf(stderr, "scx_fuzz: cannot attach: another sched_ext scheduler is attached: "
+			"'%s'; stop it first\n", ops[0] ? ops : "unknown");
+	} else {
+		fprintf(stderr, "scx_fuzz: cannot attach: %s\n", strerror(err));
+		print_log_tail(4);
+	}
+	return EXIT_SCHED;
+}
+
+bool sched_exited(const struct sched *s)
+{
+	return __atomic_load_n(&s->skel->bss->exit_record.kind, __ATOMIC_ACQUIRE) != 0;
+}
+
+bool sched_exit_is_error(const struct sched *s)
+{
+	return s->skel->bss->exit_record.kind >= SCX_EXIT_ERROR_KIND;
+}
+
+void sched_print_exit(const struct sched *s)
+{
+	const struct fuzz_exit_record *r = &s->skel->bss->exit_record;
+
+	if (!sched_exited(s)) {
+		fprintf(stderr, "scx_fuzz: exit: no exit reason recorded\n");
+		return;
+	}
+	fprintf(stderr, "scx_fuzz: exit: %s%s%s\n", r->reason[0] ? r->reason : "unknown",
+		r->msg[0] ? ": " : "", r->msg);
+}
+
+int sched_read_stats(const struct sched *s, uint64_t sums[FUZZ_NR_STATS])
+{
+	int ncpus = libbpf_num_possible_cpus(), err = 0;
+	uint64_t *vals;
+	__u32 idx;
+
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
+	vals = calloc(ncpus, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	for (idx = 0; idx < FUZZ_NR_STATS; idx++) {
+		sums[idx] = 0;
+		err = bpf_map__lookup_elem(s->skel->maps.stats, &idx, sizeof(idx), vals,
+					   ncpus * sizeof(*vals), 0);
+		if (err)
+			break;
+		for (int cpu = 0; cpu < ncpus; cpu++)
+			sums[idx] += vals[cpu];
+	}
+	free(vals);
+	return err;
+}
+
+void sched_print_stats(const struct sched *s, FILE *out)
+{
+	static const char *const names[FUZZ_NR_STATS] = {
+		[FUZZ_STAT_ENQUEUE] = "enqueue",
+		[FUZZ_STAT_DIRECT_IDLE] = "direct_idle",
+		[FUZZ_STAT_DISPATCH] = "dispatch",
+		[FUZZ_STAT_DISPATCH_EMPTY] = "dispatch_empty",
+	};
+	uint64_t sums[FUZZ_NR_STATS];
+	int err = sched_read_stats(s, sums);
+
+	if (err) {
+		fprintf(stderr, "scx_fuzz: cannot read stats: %s\n", strerror(-err));
+		return;
+	}
+	fprintf(out, "scx_fuzz: stats:");
+	for (int i = 0; i < FUZZ_NR_STATS; i++)
+		fprintf(out, " %s=%llu", names[i], (unsigned long long)sums[i]);
+	fputc('\n', out);
+	fflush(out);
+}
+
+/* Unregister from the kernel; ops.exit has run when this returns. */
+void sched_detach(struct sched *s)
+{
+	if (s->link) {
+		bpf_link__destroy(s->link);
+		s->link = NULL;
+	}
+}
+
+/* Detach if still attached, then free everything; safe to call twice. */
+void sched_destroy(struct sched *s)
+{
+	sched_detach(s);
+	if (s->skel) {
+		scx_fuzz__destroy(s->skel);
+		s->skel = NULL;
+	}
+}

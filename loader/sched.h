@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The BPF scheduler's lifecycle as seen from the loader. */
+#ifndef FUZZ_SCHED_H
+#define FUZZ_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fuzz.h"
+#include "scx_fuzz.h"
+
+struct scx_fuzz;
+struct bpf_link;
+
+struct sched {
+	struct scx_fuzz *skel;
+	struct bpf_link *link;
+};
+
+int sched_open_load(struct sched *s, const struct fuzz_opts *o);
+int sched_attach(struct sched *s);
+bool sched_exited(const struct sched *s);
+bool sched_exit_is_error(const struct sched *s);
+void sched_print_exit(const struct sched *s);
+int sched_read_stats(const struct sched *s, uint64_t sums[FUZZ_NR_STATS]);
+void sched_print_stats(const struct sched *s, FILE *out);
+void sched_detach(struct sched *s);
+void sched_destroy(struct sched *s);
+
+#endif /* FUZZ_SCHED_H */

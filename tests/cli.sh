@@ -1,0 +1,29 @@
+#!/bin/bash
+# The real binary on the host, for what needs no sched_ext: help, version, bad
+# flags, and refusing to run without root. Prints "ok"/"not ok" lines.
+bin=${1:-build/scx_fuzz}
+
+check() {  # WANT_RC REGEX WHAT CMD...
+	local want=$1 re=$2 what=$3 out rc
+	shift 3
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ "$rc" = "$want" ] && grep -qE -- "$re" <<<"$out"; then
+		echo "ok - [cli] $what"
+	else
+		echo "not ok - [cli] $what (exit $rc, want $want; output: ${out:0:200})"
+	fi
+}
+
+check 0 '^usage: scx_fuzz' "--help prints usage" "$bin" --help
+check 0 '^scx_fuzz [0-9]+\.[0-9]+' "--version" "$bin" --version
+check 2 "^scx_fuzz: invalid option: '--frobnicate'" "unknown flag: exit 2, one line" "$bin" --frobnicate -- true
+check 2 "invalid --slice" "bad --slice value: exit 2" "$bin" --slice x -- true
+if command -v setpriv >/dev/null; then
+	check 3 '^scx_fuzz: must run as root' "not root: exit 3, one line" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" -- true
+else
+	echo "not ok - [cli] not root: setpriv (util-linux) missing"
+fi
+n=$("$bin" --help | wc -l)
+if [ "$n" -le 24 ]; then echo "ok - [cli] --help fits a screen ($n lines)"; else echo "not ok - [cli] --help is $n lines"; fi

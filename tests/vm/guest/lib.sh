@@ -1,0 +1,37 @@
+# Guest-side assertions for VM tests (busybox sh). Each check prints one line,
+# "ok - WHAT" or "not ok - WHAT", which tests/run counts.
+SCX=/sys/kernel/sched_ext
+OUT=/tmp/out
+
+ok() { echo "ok - $*"; }
+not_ok() { echo "not ok - $*"; }
+
+# run_cmd CMD...: run it, keeping its exit status in $RC and its output in $OUT.
+run_cmd() {
+	"$@" >"$OUT" 2>&1
+	RC=$?
+	sed 's/^/    | /' "$OUT"
+}
+
+expect_rc() {  # N WHAT
+	if [ "$RC" = "$1" ]; then ok "$2 (exit $RC)"; else not_ok "$2 (exit $RC, expected $1)"; fi
+}
+
+expect_out() {  # REGEX WHAT
+	if grep -qE "$1" "$OUT"; then ok "$2"; else not_ok "$2 (no line matches /$1/)"; fi
+}
+
+expect_state() {  # STATE WHAT
+	s=$(cat $SCX/state 2>/dev/null)
+	if [ "$s" = "$1" ]; then ok "$2 (state $s)"; else not_ok "$2 (state '$s', expected $1)"; fi
+}
+
+# wait_state STATE SECONDS: poll until the sched_ext state is STATE.
+wait_state() {
+	i=0
+	while [ "$(cat $SCX/state)" != "$1" ] && [ $i -lt $(($2 * 10)) ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(cat $SCX/state)" = "$1" ]
+}
