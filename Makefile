@@ -22,12 +22,14 @@ CFLAGS    += -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE -Iincl
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Iinclude -Ibpf -I$(BUILD) \
 	-fms-extensions -Wno-microsoft-anon-tag -Wall -Wno-unused-function -MMD -MP
 # Static so the loader runs in a bare initramfs.
-LDLIBS    := -static $(shell pkg-config --static --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz)
+# hwloc's libudev use is stubbed out (topo/udev_stub.c): Debian has no static libudev.
+LDLIBS    := -static $(shell pkg-config --static --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz) \
+	-lhwloc -lm -lpthread
 TEST_LDLIBS := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
 SKEL        := $(BUILD)/scx_fuzz.skel.h
 BPF_OBJ     := $(BUILD)/bpf/scx_fuzz.bpf.o
-LOADER_SRCS := $(wildcard loader/*.c)
+LOADER_SRCS := $(wildcard loader/*.c topo/*.c)
 LOADER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LOADER_SRCS))
 LIB_OBJS    := $(filter-out $(BUILD)/loader/main.o,$(LOADER_OBJS))
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
@@ -75,17 +77,21 @@ $(SKEL): $(BPF_OBJ)
 
 $(BUILD)/loader/%.o: loader/%.c $(SKEL)
 	@mkdir -p $(@D)
-	$(call msg,CC,$@)$(CC) $(CFLAGS) -c $< -o $@
+	$(call msg,CC,$@)$(CC) $(CFLAGS) -Itopo -c $< -o $@
+
+$(BUILD)/topo/%.o: topo/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)$(CC) $(CFLAGS) -Itopo -c $< -o $@
 
 $(BUILD)/scx_fuzz: $(LOADER_OBJS)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
 $(BUILD)/tests/unit/%.o: tests/unit/%.c $(SKEL)
 	@mkdir -p $(@D)
-	$(call msg,CC,$@)$(CC) $(CFLAGS) -Iloader -c $< -o $@
+	$(call msg,CC,$@)$(CC) $(CFLAGS) -Iloader -Itopo -c $< -o $@
 
 $(BUILD)/unit-tests: $(UNIT_OBJS) $(LIB_OBJS)
-	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(TEST_LDLIBS) $(shell pkg-config --libs libbpf) -o $@
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(TEST_LDLIBS) $(shell pkg-config --libs libbpf) -lhwloc -o $@
 
 unit-test: $(BUILD)/unit-tests
 	$(Q)./tests/run --unit-only

@@ -17,6 +17,7 @@ char _license[] SEC("license") = "GPL";
 /* Tunables, set by the loader between open and load. */
 const volatile __u64 slice_ns = 5000000;
 const volatile __u32 test_fault = FUZZ_FAULT_NONE;
+const volatile struct fuzz_plan plan;	/* the machine's DSQ plan (topo/plan.c) */
 
 /* Why we were detached; the loader polls kind != 0. */
 struct fuzz_exit_record exit_record;
@@ -76,7 +77,14 @@ void FUZZ_OPS(fuzz_tick, struct task_struct *p)
 
 s32 FUZZ_OPS_SLEEPABLE(fuzz_init)
 {
-	s32 err = scx_bpf_create_dsq(FUZZ_DSQ_SHARED, -1);
+	s32 err;
+
+	/* A plan for fewer CPU ids than the kernel has would leave CPUs without a queue. */
+	if (!plan.nr_cpus || plan.nr_cpu_ids > FUZZ_MAX_CPUS) {
+		fuzz_error("no usable topology plan (%u CPUs)", plan.nr_cpus);
+		return -22;	/* -EINVAL */
+	}
+	err = scx_bpf_create_dsq(FUZZ_DSQ_SHARED, -1);
 
 	if (err)
 		fuzz_error("cannot create shared DSQ: %d", err);

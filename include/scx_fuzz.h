@@ -17,6 +17,12 @@
 enum fuzz_limits {
 	FUZZ_EXIT_REASON_LEN = 128,
 	FUZZ_EXIT_MSG_LEN = 1024,
+	FUZZ_MAX_CPUS = 4096,		/* highest OS CPU id + 1 */
+	FUZZ_MAX_LLCS = 512,
+	FUZZ_MAX_NODES = 64,
+	FUZZ_MAX_STEAL = 16,		/* LLCs an LLC's CPUs may steal from, nearest first */
+	FUZZ_MAX_FAR_NODES = 16,	/* nodes at the largest distance, for forced migrations */
+	FUZZ_NO_LLC = 0xffff,		/* cpu_llc[] of an absent CPU */
 };
 
 /* DSQ ids the scheduler creates (user DSQ ids must be below 2^63). */
@@ -38,6 +44,30 @@ enum fuzz_test_fault {
 	FUZZ_FAULT_NONE,
 	FUZZ_FAULT_BPF_ERROR,	/* scx_bpf_error() from ops.tick: kernel ejects us */
 	FUZZ_FAULT_VERIFIER,		/* load a program the verifier must reject */
+};
+
+/*
+ * The dispatch-queue plan, computed from the topology by topo/plan.c and
+ * handed to BPF as read-only data before load. LLC and node numbers are dense
+ * indices (0..nr-1); CPU numbers are the kernel's ids. Lists are flattened:
+ * the CPUs of LLC l are llc_cpus[llc_cpu_start[l] .. llc_cpu_start[l + 1]).
+ */
+struct fuzz_plan {
+	__u32 nr_cpus, nr_llcs, nr_nodes, nr_cpu_ids;
+	__u16 cpu_llc[FUZZ_MAX_CPUS];
+	__u16 llc_node[FUZZ_MAX_LLCS];
+	__u16 node_os_id[FUZZ_MAX_NODES];
+	__u16 llc_cpu_start[FUZZ_MAX_LLCS + 1];
+	__u16 llc_cpus[FUZZ_MAX_CPUS];
+	__u16 node_cpu_start[FUZZ_MAX_NODES + 1];
+	__u16 node_cpus[FUZZ_MAX_CPUS];
+	__u16 node_llc_start[FUZZ_MAX_NODES + 1];
+	__u16 node_llcs[FUZZ_MAX_LLCS];
+	__u8 llc_nr_steal[FUZZ_MAX_LLCS];
+	__u16 llc_steal[FUZZ_MAX_LLCS][FUZZ_MAX_STEAL];
+	__u8 node_nr_far[FUZZ_MAX_NODES];
+	__u8 node_far[FUZZ_MAX_NODES][FUZZ_MAX_FAR_NODES];
+	__u8 distance[FUZZ_MAX_NODES][FUZZ_MAX_NODES];
 };
 
 /* Filled by ops.exit: why the kernel detached the scheduler. */

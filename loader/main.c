@@ -15,6 +15,7 @@
 
 #include "fuzz.h"
 #include "sched.h"
+#include "topo.h"
 
 static volatile sig_atomic_t stop_signal;
 
@@ -86,14 +87,32 @@ static int supervise(struct sched *s, struct target *t, const struct fuzz_opts *
 	}
 }
 
+static struct topo machine;
+static struct fuzz_plan machine_plan;
+
 static void report_attached(const struct fuzz_opts *o)
 {
 	struct utsname u;
 
 	if (uname(&u))
 		strcpy(u.release, "?");
-	fprintf(stderr, "scx_fuzz: attached (kernel %s, %ld CPUs, slice %llu us)\n", u.release,
-		sysconf(_SC_NPROCESSORS_ONLN), (unsigned long long)o->slice_us);
+	fprintf(stderr, "scx_fuzz: attached (kernel %s; %d CPUs, %d LLCs, %d nodes; slice %llu us)\n",
+		u.release, machine.nr_cpus, machine.nr_llcs, machine.nr_nodes,
+		(unsigned long long)o->slice_us);
+}
+
+/* Lay out the scheduler from this machine's topology; refuse what we cannot hold. */
+static int plan_machine(void)
+{
+	struct topo_source src = { 0 };
+	char err[256];
+
+	if (topo_discover(&machine, &src, err, sizeof(err)) ||
+	    plan_build(&machine, &machine_plan, err, sizeof(err))) {
+		fprintf(stderr, "scx_fuzz: cannot plan the dispatch queues: %s\n", err);
+		return EXIT_SCHED;
+	}
+	return 0;
 }
 
 static int run(const struct fuzz_opts *o)
@@ -108,8 +127,10 @@ static int run(const struct fuzz_opts *o)
 		return err;
 	if (o->cmd && (err = resolve_cmd(o->cmd[0], path, sizeof(path))))
 		return err;
+	if ((err = plan_machine()))
+		return err;
 	bpflog_install(o->verbose);
-	if ((err = sched_open_load(&s, o))) {
+	if ((err = sched_open_load(&s, o, &machine_plan))) {
 		sched_destroy(&s);
 		return err;
 	}
@@ -156,7 +177,11 @@ int main(int argc, char **argv)
 {
 	struct fuzz_opts o;
 	bool done;
-	int err = parse_opts(argc, argv, &o, &done, stdout);
+	int err;
+
+	if (argc > 1 && !strcmp(argv[1], "topo"))
+		return topo_main(argc - 1, argv + 1);
+	err = parse_opts(argc, argv, &o, &done, stdout);
 
 	if (err || done)
 		return err;

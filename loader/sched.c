@@ -26,7 +26,7 @@ static void print_log_tail(unsigned nlines)
 		fprintf(stderr, "scx_fuzz:   | %s\n", line);
 }
 
-int sched_open_load(struct sched *s, const struct fuzz_opts *o)
+int sched_open_load(struct sched *s, const struct fuzz_opts *o, const struct fuzz_plan *plan)
 {
 	int err;
 
@@ -39,6 +39,7 @@ int sched_open_load(struct sched *s, const struct fuzz_opts *o)
 	}
 	s->skel->rodata->slice_ns = o->slice_us * 1000;
 	s->skel->rodata->test_fault = o->test_fault;
+	memcpy((void *)&s->skel->rodata->plan, plan, sizeof(*plan));
 	if (o->test_fault == FUZZ_FAULT_VERIFIER &&
 	    (err = bpf_program__set_autoload(s->skel->progs.fuzz_verifier_reject, true))) {
 		fprintf(stderr, "scx_fuzz: cannot enable the test program: %s\n", strerror(-err));

@@ -27,3 +27,18 @@ else
 fi
 n=$("$bin" --help | wc -l)
 if [ "$n" -le 24 ]; then echo "ok - [cli] --help fits a screen ($n lines)"; else echo "not ok - [cli] --help is $n lines"; fi
+
+# Topology subcommand (no root or sched_ext needed).
+check 0 '^topology: 1024 CPUs, 512 cores, 64 LLCs \(L3\), 16 NUMA nodes, 8 packages$' \
+	"topo --synthetic: 1024 CPUs, 16 nodes, 64 LLCs" "$bin" topo --synthetic "pack:8 numa:2 l3:4 core:8 pu:2"
+check 0 '^\{"cpus":1024,"cores":512,"llcs":64,"llc_kind":"L3","nodes":16,' \
+	"topo --json: same numbers" "$bin" topo --json --synthetic "pack:8 numa:2 l3:4 core:8 pu:2"
+check 2 "^scx_fuzz: topo: invalid synthetic topology description 'numa:lots'$" \
+	"topo --synthetic garbage: exit 2, one line" "$bin" topo --synthetic "numa:lots"
+check 2 "^scx_fuzz: topo: cannot read topology XML '/nonexistent.xml'" \
+	"topo --xml unreadable: exit 2, one line" "$bin" topo --xml /nonexistent.xml
+printf 'not xml at all' >/tmp/scx_fuzz-bad.xml
+check 2 "^scx_fuzz: topo: hwloc cannot load the topology from /tmp/scx_fuzz-bad.xml" \
+	"topo --xml garbage: exit 2" "$bin" topo --xml /tmp/scx_fuzz-bad.xml
+rm -f /tmp/scx_fuzz-bad.xml
+check 0 '^node 0: llcs 0-7 cpus 0-127$' "topo --xml fixture" "$bin" topo --xml tests/fixtures/amd-2socket-8llc-per-node.xml
