@@ -35,8 +35,11 @@ LIB_OBJS    := $(filter-out $(BUILD)/loader/main.o,$(LOADER_OBJS))
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 UNIT_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRCS))
 
+# Small static programs the VM tests and benchmarks run in the guest.
+PROGS := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c))
+
 .PHONY: all deps test unit-test vm-test demo clean distclean help
-all: $(BUILD)/scx_fuzz
+all: $(BUILD)/scx_fuzz $(PROGS)
 
 help:
 	@echo "make deps       install build and test dependencies (apt; run as root)"
@@ -86,6 +89,10 @@ $(BUILD)/topo/%.o: topo/%.c
 $(BUILD)/scx_fuzz: $(LOADER_OBJS)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
+$(BUILD)/progs/%: tests/progs/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)$(CC) $(CFLAGS) -static -pthread $< -o $@
+
 $(BUILD)/tests/unit/%.o: tests/unit/%.c $(SKEL)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) -Iloader -Itopo -c $< -o $@
@@ -96,10 +103,10 @@ $(BUILD)/unit-tests: $(UNIT_OBJS) $(LIB_OBJS)
 unit-test: $(BUILD)/unit-tests
 	$(Q)./tests/run --unit-only
 
-vm-test: $(BUILD)/scx_fuzz
+vm-test: $(BUILD)/scx_fuzz $(PROGS)
 	$(Q)./tests/run --vm-only
 
-test: $(BUILD)/scx_fuzz $(BUILD)/unit-tests | $(DEPS_OK)
+test: $(BUILD)/scx_fuzz $(PROGS) $(BUILD)/unit-tests | $(DEPS_OK)
 	$(Q)./tests/run
 
 demo: $(BUILD)/scx_fuzz | $(DEPS_OK)

@@ -22,12 +22,21 @@ s32 scx_bpf_select_cpu_dfl(struct task_struct *p, s32 prev_cpu, u64 wake_flags, 
 s32 scx_bpf_pick_idle_cpu(const struct cpumask *cpus_allowed, u64 flags) __ksym __weak;
 void scx_bpf_kick_cpu(s32 cpu, u64 flags) __ksym __weak;
 void scx_bpf_dsq_insert(struct task_struct *p, u64 dsq_id, u64 slice, u64 enq_flags) __ksym __weak;
+void scx_bpf_dsq_insert_vtime(struct task_struct *p, u64 dsq_id, u64 slice, u64 vtime, u64 enq_flags) __ksym __weak;
+s32 scx_bpf_dsq_nr_queued(u64 dsq_id) __ksym __weak;
+bool scx_bpf_test_and_clear_cpu_idle(s32 cpu) __ksym __weak;
+s32 scx_bpf_task_cpu(const struct task_struct *p) __ksym __weak;
 bool scx_bpf_dsq_move_to_local(u64 dsq_id) __ksym __weak;
 void scx_bpf_error_bstr(char *fmt, unsigned long long *data, u32 data__sz) __ksym __weak;
 
 /* Kfuncs only newer kernels have (7.x): used when present. */
 bool scx_bpf_dsq_insert___v2___compat(struct task_struct *p, u64 dsq_id, u64 slice, u64 enq_flags) __ksym __weak;
 bool scx_bpf_dsq_move_to_local___v2___compat(u64 dsq_id, u64 enq_flags) __ksym __weak;
+
+#define PF_KTHREAD 0x00200000	/* task_struct.flags: a kernel thread (include/linux/sched.h) */
+
+/* Inside bpf_for_each(scx_dsq, ...): the iterator libbpf's macro declares as ___it. */
+#define DSQ_ITER (&___it)
 
 /* Report an error from BPF: the kernel detaches the scheduler with this message. */
 #define fuzz_error(fmt, args...)						\
@@ -44,6 +53,12 @@ static __always_inline void dsq_insert(struct task_struct *p, u64 dsq_id, u64 sl
 		scx_bpf_dsq_insert___v2___compat(p, dsq_id, slice, enq_flags);
 	else
 		scx_bpf_dsq_insert(p, dsq_id, slice, enq_flags);
+}
+
+static __always_inline void dsq_insert_vtime(struct task_struct *p, u64 dsq_id, u64 slice,
+					     u64 vtime, u64 enq_flags)
+{
+	scx_bpf_dsq_insert_vtime(p, dsq_id, slice, vtime, enq_flags);
 }
 
 static __always_inline bool dsq_move_to_local(u64 dsq_id)

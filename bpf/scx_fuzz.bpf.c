@@ -3,21 +3,27 @@
  * scx_fuzz: a sched_ext scheduler that schedules a target program badly on
  * purpose so its latent concurrency bugs show up (see docs/design.md).
  *
- * This is the foundation: a correct, simple scheduler. A woken task goes
- * straight to an idle CPU when select_cpu finds one; everything else waits in
- * one shared FIFO that every CPU consumes from, and an idle CPU is kicked when
- * work is queued so no CPU has to poll. Per-LLC queues and the fuzzing engine
- * are built on top of this skeleton.
+ * This file is the scalable base every task gets. There is one vtime-ordered
+ * queue per last-level cache, created on the LLC's NUMA node, with weighted
+ * fairness among the tasks of an LLC. A woken task goes straight to an idle
+ * CPU: its previous one, else one in its LLC, its node, anywhere. A CPU runs
+ * its own LLC's queue first; when that is empty it steals a batch of tasks
+ * from the nearest busy LLC (plan steal order: same node first) and otherwise
+ * goes idle. Idle CPUs sleep until work arriving for them kicks them awake:
+ * nothing polls, and no state is shared wider than an LLC on the hot paths.
+ * --global-queue swaps all this for the seed's one shared queue (a baseline).
  */
 #include "common.bpf.h"
 #include "scx_fuzz.h"
+#include "topo.bpf.h"
 
 char _license[] SEC("license") = "GPL";
 
 /* Tunables, set by the loader between open and load. */
-const volatile __u64 slice_ns = 5000000;
+const volatile __u64 slice_ns = FUZZ_DEFAULT_SLICE_US * 1000ULL;
+const volatile __u32 steal_batch = FUZZ_DEFAULT_BATCH;
+const volatile bool global_queue;
 const volatile __u32 test_fault = FUZZ_FAULT_NONE;
-const volatile struct fuzz_plan plan;	/* the machine's DSQ plan (topo/plan.c) */
 
 /* Why we were detached; the loader polls kind != 0. */
 struct fuzz_exit_record exit_record;
@@ -29,24 +35,128 @@ struct {
 	__uint(max_entries, FUZZ_NR_STATS);
 } stats SEC(".maps");
 
-static __always_inline void stat_inc(u32 idx)
+/* Per-task state, created when a task joins sched_ext. */
+struct task_ctx {
+	u64 run_start_ns;	/* when it last got a CPU */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct task_ctx);
+} task_ctxs SEC(".maps");
+
+static __always_inline struct task_ctx *task_ctx(struct task_struct *p)
+{
+	return bpf_task_storage_get(&task_ctxs, p, 0, 0);
+}
+
+static __always_inline void stat_add(u32 idx, u64 n)
 {
 	u64 *cnt = bpf_map_lookup_elem(&stats, &idx);
 
 	if (cnt)
-		(*cnt)++;
+		*cnt += n;
+}
+
+#define stat_inc(idx) stat_add(idx, 1)
+
+static bool is_restricted(const struct task_struct *p)
+{
+	return p->nr_cpus_allowed < plan.nr_cpus;
+}
+
+/* Wake an idle CPU among `mask` (it sleeps otherwise); true if one was found. */
+static bool kick_idle_in(const struct cpumask *mask)
+{
+	s32 cpu;
+
+	if (!mask)
+		return false;
+	cpu = scx_bpf_pick_idle_cpu(mask, 0);
+	if (cpu < 0)
+		return false;
+	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+	stat_inc(FUZZ_STAT_KICK);
+	return true;
+}
+
+/* Previous CPU if idle, else an idle CPU of its LLC, its node, then anywhere. */
+static s32 pick_idle_cpu(struct task_struct *p, s32 prev_cpu)
+{
+	u32 llc = cpu_llc(prev_cpu);
+	const struct cpumask *mask;
+	s32 cpu;
+
+	if (llc == FUZZ_NO_LLC)
+		return scx_bpf_pick_idle_cpu(p->cpus_ptr, 0);
+	mask = llc_cpumask(llc);
+	if (mask && bpf_cpumask_test_cpu(prev_cpu, mask) && scx_bpf_test_and_clear_cpu_idle(prev_cpu))
+		return prev_cpu;
+	if (mask && (cpu = scx_bpf_pick_idle_cpu(mask, 0)) >= 0)
+		return cpu;
+	mask = node_cpumask(llc_node(llc));
+	if (mask && (cpu = scx_bpf_pick_idle_cpu(mask, 0)) >= 0)
+		return cpu;
+	return scx_bpf_pick_idle_cpu(p->cpus_ptr, 0);
 }
 
 s32 FUZZ_OPS(fuzz_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flags)
 {
 	bool is_idle = false;
-	s32 cpu = scx_bpf_select_cpu_dfl(p, prev_cpu, wake_flags, &is_idle);
+	s32 cpu;
 
+	if (global_queue || is_restricted(p)) {
+		/* The kernel's own policy honours any affinity mask. */
+		cpu = scx_bpf_select_cpu_dfl(p, prev_cpu, wake_flags, &is_idle);
+	} else {
+		cpu = pick_idle_cpu(p, prev_cpu);
+		is_idle = cpu >= 0;
+		if (!is_idle)
+			cpu = prev_cpu;
+	}
 	if (is_idle) {
-		stat_inc(FUZZ_STAT_DIRECT_IDLE);
+		stat_inc(FUZZ_STAT_DIRECT);
 		dsq_insert(p, SCX_DSQ_LOCAL, slice_ns, 0);
 	}
 	return cpu;
+}
+
+/*
+ * A task's place in its LLC's queue: its virtual time, kept within
+ * [clock - 1 slice, clock + FUZZ_MAX_LEAD slices]. The floor caps what sleeping
+ * earns; the ceiling bounds how long a low-weight task can be passed over, so
+ * every runnable task runs within (FUZZ_MAX_LEAD + 1) rounds of the queue.
+ */
+static u64 queue_vtime(const struct task_struct *p, const struct llc_ctx *lc)
+{
+	u64 vtime = p->scx.dsq_vtime;
+
+	if (time_before(vtime, lc->vtime_now - slice_ns))
+		return lc->vtime_now - slice_ns;
+	if (time_before(lc->vtime_now + FUZZ_MAX_LEAD * slice_ns, vtime))
+		return lc->vtime_now + FUZZ_MAX_LEAD * slice_ns;
+	return vtime;
+}
+
+/* Queue on the LLC of the task's CPU and wake an idle CPU to run it. */
+static void enqueue_llc(struct task_struct *p, u64 enq_flags)
+{
+	s32 cpu = scx_bpf_task_cpu(p);
+	u32 llc = cpu_llc(cpu);
+	struct llc_ctx *lc = llc_ctx(llc);
+
+	if (!lc) {
+		fuzz_error("cpu %d has no LLC in the plan", cpu);
+		return;
+	}
+	dsq_insert_vtime(p, llc_dsq_id(llc), slice_ns, queue_vtime(p, lc), enq_flags);
+	if (kick_idle_in(llc_cpumask(llc)))
+		return;
+	/* More queued than the LLC has CPUs: wake an idle neighbour to steal a batch. */
+	if (scx_bpf_dsq_nr_queued(llc_dsq_id(llc)) > llc_nr_cpus(llc))
+		kick_idle_in(node_cpumask(llc_node(llc)));
 }
 
 void FUZZ_OPS(fuzz_enqueue, struct task_struct *p, u64 enq_flags)
@@ -54,19 +164,141 @@ void FUZZ_OPS(fuzz_enqueue, struct task_struct *p, u64 enq_flags)
 	s32 cpu;
 
 	stat_inc(FUZZ_STAT_ENQUEUE);
-	dsq_insert(p, FUZZ_DSQ_SHARED, slice_ns, enq_flags);
-	/* Wake one idle CPU to take it: idle CPUs sleep rather than poll. */
-	cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0);
-	if (cpu >= 0)
+	if (global_queue) {
+		dsq_insert(p, FUZZ_DSQ_GLOBAL, slice_ns, enq_flags);
+		kick_idle_in(p->cpus_ptr);
+		return;
+	}
+	/*
+	 * Per-CPU kernel threads (cpuhp, kworkers, ksoftirqd) can run only on
+	 * their CPU and often hold up others (CPU hotplug waits for them): they
+	 * go straight to it, ahead of the LLC queue.
+	 */
+	if ((p->flags & PF_KTHREAD) && p->nr_cpus_allowed == 1) {
+		cpu = scx_bpf_task_cpu(p);
+		stat_inc(FUZZ_STAT_DIRECT);
+		dsq_insert(p, SCX_DSQ_LOCAL_ON | cpu, slice_ns, enq_flags);
 		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+		return;
+	}
+	/* Other restricted tasks go to an allowed idle CPU if there is one. */
+	if (is_restricted(p) && (cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0)) >= 0) {
+		stat_inc(FUZZ_STAT_DIRECT);
+		dsq_insert(p, SCX_DSQ_LOCAL_ON | cpu, slice_ns, enq_flags);
+		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+		return;
+	}
+	enqueue_llc(p, enq_flags);
+}
+
+/*
+ * Move up to steal_batch tasks from LLC `victim`: the first to this CPU, the
+ * rest to this CPU's LLC queue (rebased to its clock), amortising the remote
+ * queue's lock and cache misses over several tasks. Returns tasks moved.
+ */
+static u32 steal_from(u32 victim, s32 cpu, u32 own_llc)
+{
+	struct llc_ctx *lc = llc_ctx(own_llc);
+	struct task_struct *p;
+	u32 moved = 0;
+
+	if (!lc || scx_bpf_dsq_nr_queued(llc_dsq_id(victim)) <= 0)
+		return 0;
+	bpf_for_each(scx_dsq, p, llc_dsq_id(victim), 0) {
+		if (!bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
+			continue;
+		if (!moved) {
+			if (scx_bpf_dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL, 0))
+				moved++;
+			continue;
+		}
+		if (is_restricted(p))
+			continue;
+		scx_bpf_dsq_move_set_vtime(DSQ_ITER, lc->vtime_now);
+		if (scx_bpf_dsq_move_vtime(DSQ_ITER, p, llc_dsq_id(own_llc), 0))
+			moved++;
+		if (moved >= steal_batch)
+			break;
+	}
+	return moved;
 }
 
 void FUZZ_OPS(fuzz_dispatch, s32 cpu, struct task_struct *prev)
 {
-	if (dsq_move_to_local(FUZZ_DSQ_SHARED))
-		stat_inc(FUZZ_STAT_DISPATCH);
-	else
-		stat_inc(FUZZ_STAT_DISPATCH_EMPTY);
+	u32 llc = cpu_llc(cpu), node, victim, moved;
+	int k;
+
+	if (global_queue) {
+		if (dsq_move_to_local(FUZZ_DSQ_GLOBAL))
+			stat_inc(FUZZ_STAT_GLOBAL);
+		else
+			stat_inc(FUZZ_STAT_EMPTY);
+		return;
+	}
+	if (llc == FUZZ_NO_LLC)
+		return;
+	if (dsq_move_to_local(llc_dsq_id(llc))) {
+		stat_inc(FUZZ_STAT_LLC);
+		return;
+	}
+	llc = bounded(llc, FUZZ_MAX_LLCS);
+	node = llc_node(llc);
+	bpf_for(k, 0, plan.llc_nr_steal[llc]) {
+		victim = plan.llc_steal[llc][bounded(k, FUZZ_MAX_STEAL)];
+		moved = steal_from(victim, cpu, llc);
+		if (!moved)
+			continue;
+		stat_inc(llc_node(victim) == node ?
+			 FUZZ_STAT_STEAL_NODE : FUZZ_STAT_STEAL_REMOTE);
+		stat_add(FUZZ_STAT_STOLEN, moved);
+		return;
+	}
+	/* Nothing close enough: prev keeps running if still runnable, else the CPU sleeps. */
+	stat_inc(FUZZ_STAT_EMPTY);
+}
+
+void FUZZ_OPS(fuzz_running, struct task_struct *p)
+{
+	struct llc_ctx *lc = llc_ctx(cpu_llc(scx_bpf_task_cpu(p)));
+	struct task_ctx *tc = task_ctx(p);
+
+	if (tc)
+		tc->run_start_ns = bpf_ktime_get_ns();
+	/*
+	 * The LLC's clock follows the tasks it runs, by at most a slice per
+	 * switch, so one low-weight task far ahead cannot drag it (and every
+	 * newly woken task) forward. Only CPUs of this LLC write it.
+	 */
+	if (lc && time_before(lc->vtime_now, p->scx.dsq_vtime))
+		lc->vtime_now = time_before(lc->vtime_now + slice_ns, p->scx.dsq_vtime) ?
+				lc->vtime_now + slice_ns : p->scx.dsq_vtime;
+}
+
+void FUZZ_OPS(fuzz_stopping, struct task_struct *p, bool runnable)
+{
+	struct task_ctx *tc = task_ctx(p);
+	u64 now = bpf_ktime_get_ns();
+
+	/*
+	 * Charge the time really used, scaled by weight (nice 0 = 100). Not
+	 * slice_ns - p->scx.slice: the kernel may have refilled the slice.
+	 */
+	if (tc && tc->run_start_ns && now > tc->run_start_ns)
+		p->scx.dsq_vtime += (now - tc->run_start_ns) * 100 / p->scx.weight;
+}
+
+s32 FUZZ_OPS(fuzz_init_task, struct task_struct *p, struct scx_init_task_args *args)
+{
+	if (!bpf_task_storage_get(&task_ctxs, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE))
+		return -12;	/* -ENOMEM */
+	return 0;
+}
+
+void FUZZ_OPS(fuzz_enable, struct task_struct *p)
+{
+	struct llc_ctx *lc = llc_ctx(cpu_llc(scx_bpf_task_cpu(p)));
+
+	p->scx.dsq_vtime = lc ? lc->vtime_now : 0;
 }
 
 void FUZZ_OPS(fuzz_tick, struct task_struct *p)
@@ -75,26 +307,42 @@ void FUZZ_OPS(fuzz_tick, struct task_struct *p)
 		fuzz_error("injected test fault on cpu %d", bpf_get_smp_processor_id());
 }
 
+/* Implementing these keeps the kernel from ejecting us on CPU hotplug. */
+void FUZZ_OPS(fuzz_cpu_online, s32 cpu)
+{
+	topo_set_online(cpu, true);
+	stat_inc(FUZZ_STAT_HOTPLUG);
+}
+
+void FUZZ_OPS(fuzz_cpu_offline, s32 cpu)
+{
+	topo_set_online(cpu, false);
+	stat_inc(FUZZ_STAT_HOTPLUG);
+}
+
 s32 FUZZ_OPS_SLEEPABLE(fuzz_init)
 {
 	s32 err;
 
-	/* A plan for fewer CPU ids than the kernel has would leave CPUs without a queue. */
-	if (!plan.nr_cpus || plan.nr_cpu_ids > FUZZ_MAX_CPUS) {
-		fuzz_error("no usable topology plan (%u CPUs)", plan.nr_cpus);
+	if (!plan.nr_cpus || plan.nr_cpu_ids > FUZZ_MAX_CPUS || plan.nr_llcs > FUZZ_MAX_LLCS) {
+		fuzz_error("no usable topology plan (%u CPUs, %u LLCs)", plan.nr_cpus, plan.nr_llcs);
 		return -22;	/* -EINVAL */
 	}
-	err = scx_bpf_create_dsq(FUZZ_DSQ_SHARED, -1);
-
-	if (err)
-		fuzz_error("cannot create shared DSQ: %d", err);
-	return err;
+	if (global_queue) {
+		err = scx_bpf_create_dsq(FUZZ_DSQ_GLOBAL, -1);
+		if (err)
+			fuzz_error("cannot create the global DSQ: %d", err);
+		return err;
+	}
+	return topo_init();
 }
 
 void FUZZ_OPS(fuzz_exit, struct scx_exit_info *ei)
 {
 	bpf_probe_read_kernel_str(exit_record.reason, sizeof(exit_record.reason), ei->reason);
 	bpf_probe_read_kernel_str(exit_record.msg, sizeof(exit_record.msg), ei->msg);
+	if (bpf_core_field_exists(ei->dump))
+		bpf_probe_read_kernel_str(exit_record.dump, sizeof(exit_record.dump), ei->dump);
 	exit_record.exit_code = ei->exit_code;
 	/* Published last: the loader treats kind != 0 as "exit record complete". */
 	asm volatile("" ::: "memory");
@@ -116,9 +364,16 @@ struct sched_ext_ops fuzz_ops = {
 	.select_cpu = (void *)fuzz_select_cpu,
 	.enqueue = (void *)fuzz_enqueue,
 	.dispatch = (void *)fuzz_dispatch,
+	.running = (void *)fuzz_running,
+	.stopping = (void *)fuzz_stopping,
+	.enable = (void *)fuzz_enable,
+	.init_task = (void *)fuzz_init_task,
 	.tick = (void *)fuzz_tick,
+	.cpu_online = (void *)fuzz_cpu_online,
+	.cpu_offline = (void *)fuzz_cpu_offline,
 	.init = (void *)fuzz_init,
 	.exit = (void *)fuzz_exit,
-	.timeout_ms = 10000,
+	.timeout_ms = FUZZ_WATCHDOG_MS,
+	.exit_dump_len = FUZZ_EXIT_DUMP_LEN,
 	.name = SCX_FUZZ_NAME,
 };

@@ -17,6 +17,7 @@
 enum fuzz_limits {
 	FUZZ_EXIT_REASON_LEN = 128,
 	FUZZ_EXIT_MSG_LEN = 1024,
+	FUZZ_EXIT_DUMP_LEN = 32768,	/* the kernel's state dump on an error exit */
 	FUZZ_MAX_CPUS = 4096,		/* highest OS CPU id + 1 */
 	FUZZ_MAX_LLCS = 512,
 	FUZZ_MAX_NODES = 64,
@@ -27,15 +28,35 @@ enum fuzz_limits {
 
 /* DSQ ids the scheduler creates (user DSQ ids must be below 2^63). */
 enum fuzz_dsq_ids {
-	FUZZ_DSQ_SHARED = 0,
+	FUZZ_DSQ_GLOBAL = 0,		/* --global-queue baseline only */
+	FUZZ_DSQ_LLC_BASE = 0x1000,	/* + LLC index: one vtime-ordered queue per LLC */
+};
+
+static inline __u64 llc_dsq_id(__u32 llc)
+{
+	return FUZZ_DSQ_LLC_BASE + llc;
+}
+
+enum fuzz_defaults {
+	FUZZ_DEFAULT_SLICE_US = 5000,
+	FUZZ_DEFAULT_BATCH = 4,		/* tasks moved per steal */
+	FUZZ_MAX_BATCH = 32,
+	FUZZ_WATCHDOG_MS = 10000,	/* sched_ext ejects us if a runnable task waits this long */
+	FUZZ_MAX_LEAD = 8,		/* slices a task's vtime may lead its LLC's clock */
 };
 
 /* Per-CPU counters; the loader sums each index over all possible CPUs. */
 enum fuzz_stat {
 	FUZZ_STAT_ENQUEUE,		/* ops.enqueue calls */
-	FUZZ_STAT_DIRECT_IDLE,	/* woken task sent straight to an idle CPU */
-	FUZZ_STAT_DISPATCH,		/* ops.dispatch moved a task to a local DSQ */
-	FUZZ_STAT_DISPATCH_EMPTY,	/* ops.dispatch found nothing */
+	FUZZ_STAT_DIRECT,		/* task sent straight to an idle CPU's local queue */
+	FUZZ_STAT_LLC,			/* dispatch took a task from its own LLC's queue */
+	FUZZ_STAT_STEAL_NODE,		/* dispatch stole from another LLC of the same node */
+	FUZZ_STAT_STEAL_REMOTE,		/* dispatch stole from an LLC of another node */
+	FUZZ_STAT_STOLEN,		/* tasks moved by those steals (batches) */
+	FUZZ_STAT_KICK,			/* idle CPUs woken because work arrived */
+	FUZZ_STAT_EMPTY,		/* dispatch found nothing close enough: CPU may idle */
+	FUZZ_STAT_GLOBAL,		/* --global-queue: dispatch from the shared queue */
+	FUZZ_STAT_HOTPLUG,		/* CPUs that went online or offline */
 	FUZZ_NR_STATS,
 };
 
@@ -77,6 +98,7 @@ struct fuzz_exit_record {
 	__s64 exit_code;
 	char reason[FUZZ_EXIT_REASON_LEN];
 	char msg[FUZZ_EXIT_MSG_LEN];
+	char dump[FUZZ_EXIT_DUMP_LEN];
 };
 
 #endif /* SCX_FUZZ_H */

@@ -21,6 +21,8 @@ enum fuzz_exit_status {
 struct fuzz_opts {
 	uint64_t slice_us;
 	unsigned stats_interval_s;	/* 0: no periodic stats */
+	unsigned batch;			/* tasks moved per steal */
+	bool global_queue;		/* the seed's one shared queue, as a baseline */
 	unsigned test_fault;		/* enum fuzz_test_fault; hidden, for tests */
 	bool verbose;
 	char **cmd;			/* NULL-terminated argv of the target; NULL: none */
@@ -45,6 +47,9 @@ int target_spawn(struct target *t, char **argv);
 int target_release(struct target *t);
 int target_wait(struct target *t, bool block, int *status);
 int exit_status_of(int wait_status);
+
+/* stats.c: one line of summed counters, with the ratios that matter. */
+void stats_print(FILE *out, const uint64_t *sums);
 
 /* bpflog.c: libbpf output capture; the tail is shown when loading fails. */
 void bpflog_install(bool verbose);

@@ -16,6 +16,8 @@ static const char usage[] =
 "until SIGINT/SIGTERM. Needs root and a kernel with sched_ext.\n"
 "\n"
 "  -s, --slice US        time slice in microseconds (default 5000)\n"
+"  -b, --batch N         tasks moved per steal between LLCs (default 4, max 32)\n"
+"      --global-queue    baseline: the seed's single shared queue (slow on big machines)\n"
 "  -S, --stats SEC       print the scheduler's counters every SEC seconds\n"
 "  -v, --verbose         show libbpf's debug output\n"
 "  -V, --version         print the version and exit\n"
@@ -59,6 +61,8 @@ int parse_opts(int argc, char **argv, struct fuzz_opts *o, bool *done, FILE *out
 {
 	static const struct option longopts[] = {
 		{ "slice", required_argument, NULL, 's' },
+		{ "batch", required_argument, NULL, 'b' },
+		{ "global-queue", no_argument, NULL, 'G' },
 		{ "stats", required_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
@@ -70,16 +74,25 @@ int parse_opts(int argc, char **argv, struct fuzz_opts *o, bool *done, FILE *out
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->slice_us = 5000;
+	o->slice_us = FUZZ_DEFAULT_SLICE_US;
+	o->batch = FUZZ_DEFAULT_BATCH;
 	*done = false;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+s:S:vVh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+s:b:S:vVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (parse_u64(optarg, 50, 1000000, &v))
 				return bad("--slice (microseconds, 50..1000000)", optarg);
 			o->slice_us = v;
+			break;
+		case 'b':
+			if (parse_u64(optarg, 1, FUZZ_MAX_BATCH, &v))
+				return bad("--batch (tasks, 1..32)", optarg);
+			o->batch = v;
+			break;
+		case 'G':
+			o->global_queue = true;
 			break;
 		case 'S':
 			if (parse_u64(optarg, 1, 3600, &v))

@@ -38,6 +38,8 @@ int sched_open_load(struct sched *s, const struct fuzz_opts *o, const struct fuz
 		return EXIT_SCHED;
 	}
 	s->skel->rodata->slice_ns = o->slice_us * 1000;
+	s->skel->rodata->steal_batch = o->batch;
+	s->skel->rodata->global_queue = o->global_queue;
 	s->skel->rodata->test_fault = o->test_fault;
 	memcpy((void *)&s->skel->rodata->plan, plan, sizeof(*plan));
 	if (o->test_fault == FUZZ_FAULT_VERIFIER &&
@@ -97,6 +99,17 @@ void sched_print_exit(const struct sched *s)
 	}
 	fprintf(stderr, "scx_fuzz: exit: %s%s%s\n", r->reason[0] ? r->reason : "unknown",
 		r->msg[0] ? ": " : "", r->msg);
+	/* On an error the kernel's dump of queues and tasks says what went wrong. */
+	if (sched_exit_is_error(s) && r->dump[0]) {
+		const char *dump_file = getenv("SCX_FUZZ_DUMP");
+		FILE *f = dump_file ? fopen(dump_file, "w") : NULL;
+
+		fprintf(f ? f : stderr, "%s%s", r->dump, f ? "" : "\n");
+		if (f) {
+			fclose(f);
+			fprintf(stderr, "scx_fuzz: the kernel's state dump is in %s\n", dump_file);
+		}
+	}
 }
 
 int sched_read_stats(const struct sched *s, uint64_t sums[FUZZ_NR_STATS])
@@ -125,12 +138,6 @@ int sched_read_stats(const struct sched *s, uint64_t sums[FUZZ_NR_STATS])
 
 void sched_print_stats(const struct sched *s, FILE *out)
 {
-	static const char *const names[FUZZ_NR_STATS] = {
-		[FUZZ_STAT_ENQUEUE] = "enqueue",
-		[FUZZ_STAT_DIRECT_IDLE] = "direct_idle",
-		[FUZZ_STAT_DISPATCH] = "dispatch",
-		[FUZZ_STAT_DISPATCH_EMPTY] = "dispatch_empty",
-	};
 	uint64_t sums[FUZZ_NR_STATS];
 	int err = sched_read_stats(s, sums);
 
@@ -138,11 +145,7 @@ void sched_print_stats(const struct sched *s, FILE *out)
 		fprintf(stderr, "scx_fuzz: cannot read stats: %s\n", strerror(-err));
 		return;
 	}
-	fprintf(out, "scx_fuzz: stats:");
-	for (int i = 0; i < FUZZ_NR_STATS; i++)
-		fprintf(out, " %s=%llu", names[i], (unsigned long long)sums[i]);
-	fputc('\n', out);
-	fflush(out);
+	stats_print(out, sums);
 }
 
 /* Unregister from the kernel; ops.exit has run when this returns. */

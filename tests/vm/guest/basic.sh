@@ -22,7 +22,7 @@ expect_rc 137 "target killed by SIGKILL gives 128+9"
 
 run_cmd ./scx_fuzz --stats 1 -- sh -c 'hackbench -g 2 -l 100 >/dev/null; sleep 1'
 expect_rc 0 "--stats run"
-expect_out 'stats: enqueue=[1-9][0-9]* .*dispatch=[1-9]' "stats counters are summed and non-zero"
+expect_out 'stats: enqueue=[1-9][0-9]* .*llc=[1-9]' "stats counters are summed and non-zero"
 
 run_cmd ./scx_fuzz -- /no/such/program
 expect_rc 127 "missing CMD"

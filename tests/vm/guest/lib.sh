@@ -35,3 +35,14 @@ wait_state() {
 	done
 	[ "$(cat $SCX/state)" = "$1" ]
 }
+
+# stat NAME: a value from the last "scx_fuzz: stats:" line in $OUT.
+stat() {
+	grep 'scx_fuzz: stats:' "$OUT" | tail -n1 | tr ' ' '\n' | sed -n "s/^$1=//p"
+}
+
+# expect_cmp A OP B WHAT: numeric comparison (awk, so decimals work).
+expect_cmp() {
+	if awk -v a="$1" -v b="$3" "BEGIN { exit !(a $2 b) }"; then ok "$4 ($1 $2 $3)";
+	else not_ok "$4 ($1 $2 $3 is false)"; fi
+}

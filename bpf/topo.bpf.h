@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The machine as the BPF side sees it: the plan from topo/plan.c (read-only
+ * data) plus per-LLC and per-node state built from it in ops.init. Each LLC's
+ * context sits on its own cache line: only that LLC's CPUs write it.
+ */
+#ifndef FUZZ_TOPO_BPF_H
+#define FUZZ_TOPO_BPF_H
+
+#include "common.bpf.h"
+#include "scx_fuzz.h"
+
+const volatile struct fuzz_plan plan;	/* the machine's DSQ plan (topo/plan.c) */
+
+struct llc_ctx {
+	u64 vtime_now;				/* this LLC's virtual clock */
+	struct bpf_cpumask __kptr *cpus;	/* its CPUs */
+} __attribute__((aligned(64)));
+
+struct node_ctx {
+	struct bpf_cpumask __kptr *cpus;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, u32);
+	__type(value, struct llc_ctx);
+	__uint(max_entries, FUZZ_MAX_LLCS);
+} llc_ctxs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, u32);
+	__type(value, struct node_ctx);
+	__uint(max_entries, FUZZ_MAX_NODES);
+} node_ctxs SEC(".maps");
+
+#define time_before(a, b) ((s64)((a) - (b)) < 0)
+
+/*
+ * Plan lookups mask their index (the limits are powers of two) so the verifier
+ * sees the bound; the empty asm stops clang from dropping a mask it can prove
+ * redundant.
+ */
+static __always_inline u64 bounded(u64 idx, u64 pow2)
+{
+	asm volatile("" : "+r"(idx));
+	return idx & (pow2 - 1);
+}
+
+static __always_inline u32 cpu_llc(s32 cpu)
+{
+	if ((u32)cpu >= FUZZ_MAX_CPUS)
+		return FUZZ_NO_LLC;
+	return plan.cpu_llc[bounded((u32)cpu, FUZZ_MAX_CPUS)];
+}
+
+static __always_inline u32 llc_node(u32 llc)
+{
+	return plan.llc_node[bounded(llc, FUZZ_MAX_LLCS)];
+}
+
+static __always_inline u32 llc_nr_cpus(u32 llc)
+{
+	llc = bounded(llc, FUZZ_MAX_LLCS);
+	return plan.llc_cpu_start[llc + 1] - plan.llc_cpu_start[llc];
+}
+
+static __always_inline struct llc_ctx *llc_ctx(u32 llc)
+{
+	if (llc >= FUZZ_MAX_LLCS)
+		return NULL;
+	return bpf_map_lookup_elem(&llc_ctxs, &llc);
+}
+
+static __always_inline const struct cpumask *llc_cpumask(u32 llc)
+{
+	struct llc_ctx *lc = llc_ctx(llc);
+
+	return lc ? (const struct cpumask *)lc->cpus : NULL;
+}
+
+static __always_inline const struct cpumask *node_cpumask(u32 node)
+{
+	struct node_ctx *nc = bpf_map_lookup_elem(&node_ctxs, &node);
+
+	return nc ? (const struct cpumask *)nc->cpus : NULL;
+}
+
+/*
+ * Keep the LLC and node masks to online CPUs, so that wake-ups and kicks never
+ * pick a CPU that is going away (a dying CPU must drain, not receive work).
+ */
+static void mask_set(struct bpf_cpumask *mask, s32 cpu, bool on)
+{
+	if (!mask)
+		return;
+	if (on)
+		bpf_cpumask_set_cpu(cpu, mask);
+	else
+		bpf_cpumask_clear_cpu(cpu, mask);
+}
+
+static void topo_set_online(s32 cpu, bool online)
+{
+	u32 llc = cpu_llc(cpu), node = llc_node(llc);
+	struct llc_ctx *lc = llc_ctx(llc);
+	struct node_ctx *nc = bpf_map_lookup_elem(&node_ctxs, &node);
+
+	if (lc)
+		mask_set(lc->cpus, cpu, online);
+	if (nc)
+		mask_set(nc->cpus, cpu, online);
+}
+
+/* A cpumask holding plan list entries [first, last); stored into *slot. */
+static s32 store_cpumask(struct bpf_cpumask __kptr **slot, const volatile u16 *list, u32 first, u32 last)
+{
+	struct bpf_cpumask *mask = bpf_cpumask_create(), *old;
+	int i;
+
+	if (!mask)
+		return -12;	/* -ENOMEM */
+	bpf_for(i, first, last)
+		bpf_cpumask_set_cpu(list[bounded(i, FUZZ_MAX_CPUS)], mask);
+	old = bpf_kptr_xchg(slot, mask);
+	if (old)
+		bpf_cpumask_release(old);
+	return 0;
+}
+
+/* One DSQ per LLC on its node, and the LLC and node cpumasks. */
+static s32 topo_init(void)
+{
+	struct node_ctx *nc;
+	struct llc_ctx *lc;
+	s32 err;
+	int l, n;
+
+	bpf_for(l, 0, plan.nr_llcs) {
+		u32 node = bounded(llc_node(l), FUZZ_MAX_NODES);
+
+		l = bounded(l, FUZZ_MAX_LLCS);
+		err = scx_bpf_create_dsq(llc_dsq_id(l), plan.node_os_id[node]);
+		if (err) {
+			fuzz_error("cannot create the DSQ of LLC %d on node %d: %d", l,
+				   plan.node_os_id[node], err);
+			return err;
+		}
+		lc = llc_ctx(l);
+		if (!lc || store_cpumask(&lc->cpus, plan.llc_cpus, plan.llc_cpu_start[l],
+					 plan.llc_cpu_start[l + 1]))
+			return -12;
+	}
+	bpf_for(n, 0, plan.nr_nodes) {
+		n = bounded(n, FUZZ_MAX_NODES);
+		nc = bpf_map_lookup_elem(&node_ctxs, &n);
+		if (!nc || store_cpumask(&nc->cpus, plan.node_cpus, plan.node_cpu_start[n],
+					 plan.node_cpu_start[n + 1]))
+			return -12;
+	}
+	return 0;
+}
+
+#endif /* FUZZ_TOPO_BPF_H */
