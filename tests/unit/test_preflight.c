@@ -10,31 +10,36 @@
 
 static char root[64];
 
-static void make_sysfs(const char *state, const char *ops)
+/* Create root/REL (a directory when content is NULL, else a file holding content). */
+static void put(const char *rel, const char *content)
 {
 	char path[256];
 	FILE *f;
 
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (!content) {
+		cr_assert_eq(mkdir(path, 0755), 0, "mkdir %s", path);
+		return;
+	}
+	f = fopen(path, "w");
+	cr_assert_not_null(f, "create %s", path);
+	fprintf(f, "%s\n", content);
+	fclose(f);
+}
+
+static void make_sysfs(const char *state, const char *ops)
+{
 	strcpy(root, "/tmp/scx_fuzz-sysfs.XXXXXX");
 	cr_assert_not_null(mkdtemp(root));
 	if (!state)
 		return;
-	snprintf(path, sizeof(path), "%s/kernel", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/kernel/sched_ext", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/kernel/sched_ext/state", root);
-	f = fopen(path, "w");
-	fprintf(f, "%s\n", state);
-	fclose(f);
-	if (!ops)
-		return;
-	snprintf(path, sizeof(path), "%s/kernel/sched_ext/root", root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/kernel/sched_ext/root/ops", root);
-	f = fopen(path, "w");
-	fprintf(f, "%s\n", ops);
-	fclose(f);
+	put("kernel", NULL);
+	put("kernel/sched_ext", NULL);
+	put("kernel/sched_ext/state", state);
+	if (ops) {
+		put("kernel/sched_ext/root", NULL);
+		put("kernel/sched_ext/root/ops", ops);
+	}
 }
 
 static void cleanup(void)
