@@ -82,6 +82,31 @@ static bool kick_idle_in(const struct cpumask *mask)
 	return true;
 }
 
+/*
+ * A CPU going offline stops dispatching, and the tasks of its runqueue still
+ * queued here are pulled by other CPUs. Hotplug then waits for that runqueue
+ * to be empty but (seen on 6.16) only notices when the dying CPU itself
+ * reschedules, which an idle CPU never does. So while a CPU is dying, every
+ * tick elsewhere kicks it, until it has left the online mask. Written only by
+ * hotplug; read on ticks.
+ */
+__s32 dying_cpu = -1;
+
+static void kick_dying(void)
+{
+	const struct cpumask *online;
+	s32 cpu = dying_cpu;
+
+	if (cpu < 0 || cpu == bpf_get_smp_processor_id())
+		return;
+	online = scx_bpf_get_online_cpumask();
+	if (bpf_cpumask_test_cpu(cpu, online))
+		scx_bpf_kick_cpu(cpu, 0);
+	else
+		dying_cpu = -1;
+	scx_bpf_put_cpumask(online);
+}
+
 /* Previous CPU if idle, else an idle CPU of its LLC, its node, then anywhere. */
 static s32 pick_idle_cpu(struct task_struct *p, s32 prev_cpu)
 {
@@ -223,6 +248,31 @@ static u32 steal_from(u32 victim, s32 cpu, u32 own_llc)
 	return moved;
 }
 
+/*
+ * LLCs whose CPUs are all offline may still hold queued tasks, which no CPU
+ * of theirs will ever dispatch: while there are any, every dispatching CPU
+ * first checks them. Both are written only by the hotplug ops.
+ */
+__u32 llc_online[FUZZ_MAX_LLCS];	/* online CPUs per LLC */
+__u32 nr_orphan_llcs;
+
+static bool steal_from_orphans(s32 cpu, u32 own_llc)
+{
+	u32 moved;
+	int l;
+
+	bpf_for(l, 0, plan.nr_llcs) {
+		u32 idx = bounded(l, FUZZ_MAX_LLCS);
+
+		if (llc_online[idx] || !(moved = steal_from(idx, cpu, own_llc)))
+			continue;
+		stat_inc(FUZZ_STAT_STEAL_REMOTE);
+		stat_add(FUZZ_STAT_STOLEN, moved);
+		return true;
+	}
+	return false;
+}
+
 void FUZZ_OPS(fuzz_dispatch, s32 cpu, struct task_struct *prev)
 {
 	u32 llc = cpu_llc(cpu), node, victim, moved;
@@ -237,8 +287,13 @@ void FUZZ_OPS(fuzz_dispatch, s32 cpu, struct task_struct *prev)
 	}
 	if (llc == FUZZ_NO_LLC)
 		return;
+	if (nr_orphan_llcs && steal_from_orphans(cpu, llc))
+		return;
 	if (dsq_move_to_local(llc_dsq_id(llc))) {
 		stat_inc(FUZZ_STAT_LLC);
+		/* More waiting: pass the wake-up on, in case the CPU kicked for it took another. */
+		if (scx_bpf_dsq_nr_queued(llc_dsq_id(llc)) > 0)
+			kick_idle_in(llc_cpumask(llc));
 		return;
 	}
 	llc = bounded(llc, FUZZ_MAX_LLCS);
@@ -303,6 +358,10 @@ void FUZZ_OPS(fuzz_enable, struct task_struct *p)
 
 void FUZZ_OPS(fuzz_tick, struct task_struct *p)
 {
+	kick_dying();
+	/* Orphaned work and only idle CPUs to take it: the running one yields soon anyway. */
+	if (nr_orphan_llcs)
+		scx_bpf_kick_cpu(bpf_get_smp_processor_id(), 0);
 	if (test_fault == FUZZ_FAULT_BPF_ERROR)
 		fuzz_error("injected test fault on cpu %d", bpf_get_smp_processor_id());
 }
@@ -310,19 +369,31 @@ void FUZZ_OPS(fuzz_tick, struct task_struct *p)
 /* Implementing these keeps the kernel from ejecting us on CPU hotplug. */
 void FUZZ_OPS(fuzz_cpu_online, s32 cpu)
 {
+	u32 llc = bounded(cpu_llc(cpu), FUZZ_MAX_LLCS);
+
+	if (!llc_online[llc]++ && nr_orphan_llcs)
+		nr_orphan_llcs--;
 	topo_set_online(cpu, true);
 	stat_inc(FUZZ_STAT_HOTPLUG);
+	if (dying_cpu == cpu)
+		dying_cpu = -1;
 }
 
 void FUZZ_OPS(fuzz_cpu_offline, s32 cpu)
 {
+	u32 llc = bounded(cpu_llc(cpu), FUZZ_MAX_LLCS);
+
+	if (llc_online[llc] && !--llc_online[llc])
+		nr_orphan_llcs++;
 	topo_set_online(cpu, false);
 	stat_inc(FUZZ_STAT_HOTPLUG);
+	dying_cpu = cpu;	/* hotplug is serialised: one at a time */
 }
 
 s32 FUZZ_OPS_SLEEPABLE(fuzz_init)
 {
 	s32 err;
+	int l;
 
 	if (!plan.nr_cpus || plan.nr_cpu_ids > FUZZ_MAX_CPUS || plan.nr_llcs > FUZZ_MAX_LLCS) {
 		fuzz_error("no usable topology plan (%u CPUs, %u LLCs)", plan.nr_cpus, plan.nr_llcs);
@@ -334,6 +405,8 @@ s32 FUZZ_OPS_SLEEPABLE(fuzz_init)
 			fuzz_error("cannot create the global DSQ: %d", err);
 		return err;
 	}
+	bpf_for(l, 0, plan.nr_llcs)
+		llc_online[bounded(l, FUZZ_MAX_LLCS)] = llc_nr_cpus(l);
 	return topo_init();
 }
 

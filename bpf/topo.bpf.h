@@ -14,7 +14,7 @@ const volatile struct fuzz_plan plan;	/* the machine's DSQ plan (topo/plan.c) */
 
 struct llc_ctx {
 	u64 vtime_now;				/* this LLC's virtual clock */
-	struct bpf_cpumask __kptr *cpus;	/* its CPUs */
+	struct bpf_cpumask __kptr *cpus;	/* its online CPUs */
 } __attribute__((aligned(64)));
 
 struct node_ctx {
@@ -63,7 +63,7 @@ static __always_inline u32 llc_node(u32 llc)
 static __always_inline u32 llc_nr_cpus(u32 llc)
 {
 	llc = bounded(llc, FUZZ_MAX_LLCS);
-	return plan.llc_cpu_start[llc + 1] - plan.llc_cpu_start[llc];
+	return plan.llc_cpu_start[bounded(llc + 1, 2 * FUZZ_MAX_LLCS)] - plan.llc_cpu_start[llc];
 }
 
 static __always_inline struct llc_ctx *llc_ctx(u32 llc)
@@ -129,34 +129,41 @@ static s32 store_cpumask(struct bpf_cpumask __kptr **slot, const volatile u16 *l
 	return 0;
 }
 
-/* One DSQ per LLC on its node, and the LLC and node cpumasks. */
+/*
+ * One DSQ per LLC on its node, and the LLC and node cpumasks. List bounds are
+ * read before the map lookups: an index whose address is taken is spilled to
+ * the stack and comes back without the bounds the verifier needs.
+ */
 static s32 topo_init(void)
 {
+	u32 idx, node, first, last, key;
 	struct node_ctx *nc;
 	struct llc_ctx *lc;
 	s32 err;
 	int l, n;
 
 	bpf_for(l, 0, plan.nr_llcs) {
-		u32 node = bounded(llc_node(l), FUZZ_MAX_NODES);
-
-		l = bounded(l, FUZZ_MAX_LLCS);
-		err = scx_bpf_create_dsq(llc_dsq_id(l), plan.node_os_id[node]);
+		idx = bounded(l, FUZZ_MAX_LLCS);
+		node = bounded(llc_node(idx), FUZZ_MAX_NODES);
+		first = plan.llc_cpu_start[idx];
+		last = plan.llc_cpu_start[bounded(idx + 1, 2 * FUZZ_MAX_LLCS)];
+		err = scx_bpf_create_dsq(llc_dsq_id(idx), plan.node_os_id[node]);
 		if (err) {
-			fuzz_error("cannot create the DSQ of LLC %d on node %d: %d", l,
+			fuzz_error("cannot create the DSQ of LLC %d on node %d: %d", idx,
 				   plan.node_os_id[node], err);
 			return err;
 		}
-		lc = llc_ctx(l);
-		if (!lc || store_cpumask(&lc->cpus, plan.llc_cpus, plan.llc_cpu_start[l],
-					 plan.llc_cpu_start[l + 1]))
+		lc = llc_ctx(idx);
+		if (!lc || store_cpumask(&lc->cpus, plan.llc_cpus, first, last))
 			return -12;
 	}
 	bpf_for(n, 0, plan.nr_nodes) {
-		n = bounded(n, FUZZ_MAX_NODES);
-		nc = bpf_map_lookup_elem(&node_ctxs, &n);
-		if (!nc || store_cpumask(&nc->cpus, plan.node_cpus, plan.node_cpu_start[n],
-					 plan.node_cpu_start[n + 1]))
+		idx = bounded(n, FUZZ_MAX_NODES);
+		first = plan.node_cpu_start[idx];
+		last = plan.node_cpu_start[bounded(idx + 1, 2 * FUZZ_MAX_NODES)];
+		key = idx;
+		nc = bpf_map_lookup_elem(&node_ctxs, &key);
+		if (!nc || store_cpumask(&nc->cpus, plan.node_cpus, first, last))
 			return -12;
 	}
 	return 0;

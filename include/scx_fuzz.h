@@ -72,17 +72,19 @@ enum fuzz_test_fault {
  * handed to BPF as read-only data before load. LLC and node numbers are dense
  * indices (0..nr-1); CPU numbers are the kernel's ids. Lists are flattened:
  * the CPUs of LLC l are llc_cpus[llc_cpu_start[l] .. llc_cpu_start[l + 1]).
+ * The *_start arrays are twice the needed size so that BPF can mask the index
+ * l + 1 with a power of two, which is how the verifier accepts it.
  */
 struct fuzz_plan {
 	__u32 nr_cpus, nr_llcs, nr_nodes, nr_cpu_ids;
 	__u16 cpu_llc[FUZZ_MAX_CPUS];
 	__u16 llc_node[FUZZ_MAX_LLCS];
 	__u16 node_os_id[FUZZ_MAX_NODES];
-	__u16 llc_cpu_start[FUZZ_MAX_LLCS + 1];
+	__u16 llc_cpu_start[2 * FUZZ_MAX_LLCS];
 	__u16 llc_cpus[FUZZ_MAX_CPUS];
-	__u16 node_cpu_start[FUZZ_MAX_NODES + 1];
+	__u16 node_cpu_start[2 * FUZZ_MAX_NODES];
 	__u16 node_cpus[FUZZ_MAX_CPUS];
-	__u16 node_llc_start[FUZZ_MAX_NODES + 1];
+	__u16 node_llc_start[2 * FUZZ_MAX_NODES];
 	__u16 node_llcs[FUZZ_MAX_LLCS];
 	__u8 llc_nr_steal[FUZZ_MAX_LLCS];
 	__u16 llc_steal[FUZZ_MAX_LLCS][FUZZ_MAX_STEAL];

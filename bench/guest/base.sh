@@ -4,7 +4,8 @@
 # usage: base.sh ROUNDS SECONDS
 rounds=${1:-3} secs=${2:-5}
 n=$(nproc)
-hb_groups=$((n / 4 + 1))
+hb_groups=$((n / 8 + 1))
+hb_loops=$((400 / hb_groups))	# about the same number of messages at every size
 
 run_mode() {  # MODE CMD...: run CMD under the mode, output on stdout
 	mode=$1; shift
@@ -22,7 +23,7 @@ result() {  # MODE ROUND WORKLOAD VALUE UNIT
 r=1
 while [ $r -le "$rounds" ]; do
 	for mode in default scx_fuzz global; do
-		t=$(run_mode $mode hackbench -g $hb_groups -l 200 | sed -n 's/^Time: //p')
+		t=$(run_mode $mode hackbench -g $hb_groups -l $hb_loops | sed -n 's/^Time: //p')
 		result $mode $r hackbench "$(awk -v t="${t:-0}" 'BEGIN { if (t > 0) printf "%.3f", 1 / t }')" runs/s
 		v=$(run_mode $mode ./pingpong -t "$secs" -p $((n / 2 + 1)) | sed -n 's/.*rate=//p')
 		result $mode $r pipe "$v" roundtrips/s
