@@ -33,7 +33,9 @@ void scx_bpf_error_bstr(char *fmt, unsigned long long *data, u32 data__sz) __ksy
 bool scx_bpf_dsq_insert___v2___compat(struct task_struct *p, u64 dsq_id, u64 slice, u64 enq_flags) __ksym __weak;
 bool scx_bpf_dsq_move_to_local___v2___compat(u64 dsq_id, u64 enq_flags) __ksym __weak;
 
-#define PF_KTHREAD 0x00200000	/* task_struct.flags: a kernel thread (include/linux/sched.h) */
+/* task_struct.flags bits (include/linux/sched.h) */
+#define PF_EXITING 0x00000004	/* getting shut down */
+#define PF_KTHREAD 0x00200000	/* a kernel thread */
 
 /* Inside bpf_for_each(scx_dsq, ...): the iterator libbpf's macro declares as ___it. */
 #define DSQ_ITER (&___it)

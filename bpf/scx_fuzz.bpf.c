@@ -16,6 +16,8 @@
 #include "common.bpf.h"
 #include "scx_fuzz.h"
 #include "topo.bpf.h"
+#include "stats.bpf.h"
+#include "hotplug.bpf.h"
 
 char _license[] SEC("license") = "GPL";
 
@@ -28,39 +30,6 @@ const volatile __u32 test_fault = FUZZ_FAULT_NONE;
 /* Why we were detached; the loader polls kind != 0. */
 struct fuzz_exit_record exit_record;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(u32));
-	__uint(value_size, sizeof(u64));
-	__uint(max_entries, FUZZ_NR_STATS);
-} stats SEC(".maps");
-
-/* Per-task state, created when a task joins sched_ext. */
-struct task_ctx {
-	u64 run_start_ns;	/* when it last got a CPU */
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct task_ctx);
-} task_ctxs SEC(".maps");
-
-static __always_inline struct task_ctx *task_ctx(struct task_struct *p)
-{
-	return bpf_task_storage_get(&task_ctxs, p, 0, 0);
-}
-
-static __always_inline void stat_add(u32 idx, u64 n)
-{
-	u64 *cnt = bpf_map_lookup_elem(&stats, &idx);
-
-	if (cnt)
-		*cnt += n;
-}
-
-#define stat_inc(idx) stat_add(idx, 1)
 
 static bool is_restricted(const struct task_struct *p)
 {
@@ -83,32 +52,25 @@ static bool kick_idle_in(const struct cpumask *mask)
 }
 
 /*
- * A CPU going offline stops dispatching, and the tasks of its runqueue still
- * queued here are pulled by other CPUs. Hotplug then waits for that runqueue
- * to be empty but (seen on 6.16) only notices when the dying CPU itself
- * reschedules, which an idle CPU never does. So while a CPU is dying, every
- * tick elsewhere kicks it, until it has left the online mask. Written only by
- * hotplug; read on ticks.
+ * A synchronous wake-up (the waker is about to sleep, as in a pipe ping-pong):
+ * keep the pair on one CPU. The previous CPU if it is idle and shares the
+ * waker's LLC, else the waker's own CPU when nothing is queued there yet.
  */
-__s32 dying_cpu = -1;
-
-static void kick_dying(void)
+static s32 pick_sync_cpu(struct task_struct *p, s32 prev_cpu)
 {
-	const struct cpumask *online;
-	s32 cpu = dying_cpu;
+	s32 waker = bpf_get_smp_processor_id();
+	struct task_struct *cur = bpf_get_current_task_btf();
 
-	if (cpu < 0 || cpu == bpf_get_smp_processor_id())
-		return;
-	online = scx_bpf_get_online_cpumask();
-	if (bpf_cpumask_test_cpu(cpu, online))
-		scx_bpf_kick_cpu(cpu, 0);
-	else
-		dying_cpu = -1;
-	scx_bpf_put_cpumask(online);
+	if (cpu_llc(waker) == cpu_llc(prev_cpu) && scx_bpf_test_and_clear_cpu_idle(prev_cpu))
+		return prev_cpu;
+	if (!(cur->flags & PF_EXITING) && bpf_cpumask_test_cpu(waker, p->cpus_ptr) &&
+	    scx_bpf_dsq_nr_queued(SCX_DSQ_LOCAL) == 0)
+		return waker;
+	return -1;
 }
 
 /* Previous CPU if idle, else an idle CPU of its LLC, its node, then anywhere. */
-static s32 pick_idle_cpu(struct task_struct *p, s32 prev_cpu)
+static s32 pick_idle_cpu(struct task_struct *p, s32 prev_cpu, u64 wake_flags)
 {
 	u32 llc = cpu_llc(prev_cpu);
 	const struct cpumask *mask;
@@ -116,6 +78,8 @@ static s32 pick_idle_cpu(struct task_struct *p, s32 prev_cpu)
 
 	if (llc == FUZZ_NO_LLC)
 		return scx_bpf_pick_idle_cpu(p->cpus_ptr, 0);
+	if ((wake_flags & SCX_WAKE_SYNC) && (cpu = pick_sync_cpu(p, prev_cpu)) >= 0)
+		return cpu;
 	mask = llc_cpumask(llc);
 	if (mask && bpf_cpumask_test_cpu(prev_cpu, mask) && scx_bpf_test_and_clear_cpu_idle(prev_cpu))
 		return prev_cpu;
@@ -136,7 +100,7 @@ s32 FUZZ_OPS(fuzz_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flag
 		/* The kernel's own policy honours any affinity mask. */
 		cpu = scx_bpf_select_cpu_dfl(p, prev_cpu, wake_flags, &is_idle);
 	} else {
-		cpu = pick_idle_cpu(p, prev_cpu);
+		cpu = pick_idle_cpu(p, prev_cpu, wake_flags);
 		is_idle = cpu >= 0;
 		if (!is_idle)
 			cpu = prev_cpu;
@@ -248,14 +212,7 @@ static u32 steal_from(u32 victim, s32 cpu, u32 own_llc)
 	return moved;
 }
 
-/*
- * LLCs whose CPUs are all offline may still hold queued tasks, which no CPU
- * of theirs will ever dispatch: while there are any, every dispatching CPU
- * first checks them. Both are written only by the hotplug ops.
- */
-__u32 llc_online[FUZZ_MAX_LLCS];	/* online CPUs per LLC */
-__u32 nr_orphan_llcs;
-
+/* While some LLC has no online CPU (hotplug.bpf.h), drain it before anything else. */
 static bool steal_from_orphans(s32 cpu, u32 own_llc)
 {
 	u32 moved;
@@ -366,34 +323,9 @@ void FUZZ_OPS(fuzz_tick, struct task_struct *p)
 		fuzz_error("injected test fault on cpu %d", bpf_get_smp_processor_id());
 }
 
-/* Implementing these keeps the kernel from ejecting us on CPU hotplug. */
-void FUZZ_OPS(fuzz_cpu_online, s32 cpu)
-{
-	u32 llc = bounded(cpu_llc(cpu), FUZZ_MAX_LLCS);
-
-	if (!llc_online[llc]++ && nr_orphan_llcs)
-		nr_orphan_llcs--;
-	topo_set_online(cpu, true);
-	stat_inc(FUZZ_STAT_HOTPLUG);
-	if (dying_cpu == cpu)
-		dying_cpu = -1;
-}
-
-void FUZZ_OPS(fuzz_cpu_offline, s32 cpu)
-{
-	u32 llc = bounded(cpu_llc(cpu), FUZZ_MAX_LLCS);
-
-	if (llc_online[llc] && !--llc_online[llc])
-		nr_orphan_llcs++;
-	topo_set_online(cpu, false);
-	stat_inc(FUZZ_STAT_HOTPLUG);
-	dying_cpu = cpu;	/* hotplug is serialised: one at a time */
-}
-
 s32 FUZZ_OPS_SLEEPABLE(fuzz_init)
 {
 	s32 err;
-	int l;
 
 	if (!plan.nr_cpus || plan.nr_cpu_ids > FUZZ_MAX_CPUS || plan.nr_llcs > FUZZ_MAX_LLCS) {
 		fuzz_error("no usable topology plan (%u CPUs, %u LLCs)", plan.nr_cpus, plan.nr_llcs);
@@ -405,8 +337,7 @@ s32 FUZZ_OPS_SLEEPABLE(fuzz_init)
 			fuzz_error("cannot create the global DSQ: %d", err);
 		return err;
 	}
-	bpf_for(l, 0, plan.nr_llcs)
-		llc_online[bounded(l, FUZZ_MAX_LLCS)] = llc_nr_cpus(l);
+	hotplug_init();
 	return topo_init();
 }
 

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * CPU hotplug. Implementing cpu_online/cpu_offline keeps the kernel from
+ * ejecting the scheduler; what they do keeps work from being stranded on CPUs
+ * that are going away (docs/testing.md tells how each case was found).
+ * The state here is machine-wide but written only by the hotplug ops.
+ */
+#ifndef FUZZ_HOTPLUG_BPF_H
+#define FUZZ_HOTPLUG_BPF_H
+
+#include "common.bpf.h"
+#include "scx_fuzz.h"
+#include "topo.bpf.h"
+#include "stats.bpf.h"
+
+/*
+ * A CPU going offline stops dispatching, and the tasks of its runqueue still
+ * queued here are pulled by other CPUs. Hotplug then waits for that runqueue
+ * to be empty but (seen on 6.16) only notices when the dying CPU itself
+ * reschedules, which an idle CPU never does. So while a CPU is dying, every
+ * tick elsewhere kicks it, until it has left the online mask. Written only by
+ * hotplug; read on ticks.
+ */
+__s32 dying_cpu = -1;
+
+static void kick_dying(void)
+{
+	const struct cpumask *online;
+	s32 cpu = dying_cpu;
+
+	if (cpu < 0 || cpu == bpf_get_smp_processor_id())
+		return;
+	online = scx_bpf_get_online_cpumask();
+	if (bpf_cpumask_test_cpu(cpu, online))
+		scx_bpf_kick_cpu(cpu, 0);
+	else
+		dying_cpu = -1;
+	scx_bpf_put_cpumask(online);
+}
+
+/*
+ * LLCs whose CPUs are all offline may still hold queued tasks, which no CPU
+ * of theirs will ever dispatch: while there are any, every dispatching CPU
+ * first checks them. Both are written only by the hotplug ops.
+ */
+__u32 llc_online[FUZZ_MAX_LLCS];	/* online CPUs per LLC */
+__u32 nr_orphan_llcs;
+
+static void hotplug_init(void)
+{
+	int l;
+
+	bpf_for(l, 0, plan.nr_llcs)
+		llc_online[bounded(l, FUZZ_MAX_LLCS)] = llc_nr_cpus(l);
+}
+
+void FUZZ_OPS(fuzz_cpu_online, s32 cpu)
+{
+	u32 llc = bounded(cpu_llc(cpu), FUZZ_MAX_LLCS);
+
+	if (!llc_online[llc]++ && nr_orphan_llcs)
+		nr_orphan_llcs--;
+	topo_set_online(cpu, true);
+	stat_inc(FUZZ_STAT_HOTPLUG);
+	if (dying_cpu == cpu)
+		dying_cpu = -1;
+}
+
+void FUZZ_OPS(fuzz_cpu_offline, s32 cpu)
+{
+	u32 llc = bounded(cpu_llc(cpu), FUZZ_MAX_LLCS);
+
+	if (llc_online[llc] && !--llc_online[llc])
+		nr_orphan_llcs++;
+	topo_set_online(cpu, false);
+	stat_inc(FUZZ_STAT_HOTPLUG);
+	dying_cpu = cpu;	/* hotplug is serialised: one at a time */
+}
+
+#endif /* FUZZ_HOTPLUG_BPF_H */
