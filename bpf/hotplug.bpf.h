@@ -41,10 +41,24 @@ static void kick_dying(void)
 /*
  * LLCs whose CPUs are all offline may still hold queued tasks, which no CPU
  * of theirs will ever dispatch: while there are any, every dispatching CPU
- * first checks them. Both are written only by the hotplug ops.
+ * first checks them (a scan of llc_online[], paid only while a whole LLC is
+ * offline). Nothing new is queued there once its last CPU is offline, since
+ * tasks are queued on the LLC of an online CPU. Written only by hotplug ops.
  */
 __u32 llc_online[FUZZ_MAX_LLCS];	/* online CPUs per LLC */
 __u32 nr_orphan_llcs;
+
+/* An idle CPU of `node`, else of any node, is woken. */
+static void kick_idle_anywhere(u32 node)
+{
+	int n;
+
+	if (kick_idle_in(node_cpumask(node)))
+		return;
+	bpf_for(n, 0, plan.nr_nodes)
+		if (kick_idle_in(node_cpumask(n)))
+			return;
+}
 
 static void hotplug_init(void)
 {
@@ -70,8 +84,12 @@ void FUZZ_OPS(fuzz_cpu_offline, s32 cpu)
 {
 	u32 llc = bounded(cpu_llc(cpu), FUZZ_MAX_LLCS);
 
-	if (llc_online[llc] && !--llc_online[llc])
+	if (llc_online[llc] && !--llc_online[llc]) {
 		nr_orphan_llcs++;
+		/* Busy CPUs drain it at their next dispatch; wake one in case all sleep. */
+		if (scx_bpf_dsq_nr_queued(llc_dsq_id(llc)) > 0)
+			kick_idle_anywhere(llc_node(llc));
+	}
 	topo_set_online(cpu, false);
 	stat_inc(FUZZ_STAT_HOTPLUG);
 	dying_cpu = cpu;	/* hotplug is serialised: one at a time */

@@ -36,21 +36,6 @@ static bool is_restricted(const struct task_struct *p)
 	return p->nr_cpus_allowed < plan.nr_cpus;
 }
 
-/* Wake an idle CPU among `mask` (it sleeps otherwise); true if one was found. */
-static bool kick_idle_in(const struct cpumask *mask)
-{
-	s32 cpu;
-
-	if (!mask)
-		return false;
-	cpu = scx_bpf_pick_idle_cpu(mask, 0);
-	if (cpu < 0)
-		return false;
-	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
-	stat_inc(FUZZ_STAT_KICK);
-	return true;
-}
-
 /*
  * A synchronous wake-up (the waker is about to sleep, as in a pipe ping-pong):
  * keep the pair on one CPU. The previous CPU if it is idle and shares the
@@ -148,6 +133,14 @@ static void enqueue_llc(struct task_struct *p, u64 enq_flags)
 		kick_idle_in(node_cpumask(llc_node(llc)));
 }
 
+/* Straight to `cpu`'s local queue, waking it if it sleeps. */
+static void insert_on_cpu(struct task_struct *p, s32 cpu, u64 enq_flags)
+{
+	stat_inc(FUZZ_STAT_DIRECT);
+	dsq_insert(p, SCX_DSQ_LOCAL_ON | cpu, slice_ns, enq_flags);
+	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+}
+
 void FUZZ_OPS(fuzz_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	s32 cpu;
@@ -163,21 +156,13 @@ void FUZZ_OPS(fuzz_enqueue, struct task_struct *p, u64 enq_flags)
 	 * their CPU and often hold up others (CPU hotplug waits for them): they
 	 * go straight to it, ahead of the LLC queue.
 	 */
-	if ((p->flags & PF_KTHREAD) && p->nr_cpus_allowed == 1) {
-		cpu = scx_bpf_task_cpu(p);
-		stat_inc(FUZZ_STAT_DIRECT);
-		dsq_insert(p, SCX_DSQ_LOCAL_ON | cpu, slice_ns, enq_flags);
-		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
-		return;
-	}
+	if ((p->flags & PF_KTHREAD) && p->nr_cpus_allowed == 1)
+		insert_on_cpu(p, scx_bpf_task_cpu(p), enq_flags);
 	/* Other restricted tasks go to an allowed idle CPU if there is one. */
-	if (is_restricted(p) && (cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0)) >= 0) {
-		stat_inc(FUZZ_STAT_DIRECT);
-		dsq_insert(p, SCX_DSQ_LOCAL_ON | cpu, slice_ns, enq_flags);
-		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
-		return;
-	}
-	enqueue_llc(p, enq_flags);
+	else if (is_restricted(p) && (cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0)) >= 0)
+		insert_on_cpu(p, cpu, enq_flags);
+	else
+		enqueue_llc(p, enq_flags);
 }
 
 /*
@@ -316,9 +301,6 @@ void FUZZ_OPS(fuzz_enable, struct task_struct *p)
 void FUZZ_OPS(fuzz_tick, struct task_struct *p)
 {
 	kick_dying();
-	/* Orphaned work and only idle CPUs to take it: the running one yields soon anyway. */
-	if (nr_orphan_llcs)
-		scx_bpf_kick_cpu(bpf_get_smp_processor_id(), 0);
 	if (test_fault == FUZZ_FAULT_BPF_ERROR)
 		fuzz_error("injected test fault on cpu %d", bpf_get_smp_processor_id());
 }

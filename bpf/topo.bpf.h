@@ -9,6 +9,7 @@
 
 #include "common.bpf.h"
 #include "scx_fuzz.h"
+#include "stats.bpf.h"
 
 const volatile struct fuzz_plan plan;	/* the machine's DSQ plan (topo/plan.c) */
 
@@ -85,6 +86,21 @@ static __always_inline const struct cpumask *node_cpumask(u32 node)
 	struct node_ctx *nc = bpf_map_lookup_elem(&node_ctxs, &node);
 
 	return nc ? (const struct cpumask *)nc->cpus : NULL;
+}
+
+/* Wake an idle CPU among `mask` (it sleeps otherwise); true if one was found. */
+static bool kick_idle_in(const struct cpumask *mask)
+{
+	s32 cpu;
+
+	if (!mask)
+		return false;
+	cpu = scx_bpf_pick_idle_cpu(mask, 0);
+	if (cpu < 0)
+		return false;
+	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+	stat_inc(FUZZ_STAT_KICK);
+	return true;
 }
 
 /*
