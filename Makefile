@@ -98,7 +98,7 @@ $(BUILD)/tests/unit/%.o: tests/unit/%.c $(SKEL)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) -Iloader -Itopo -c $< -o $@
 
 $(BUILD)/unit-tests: $(UNIT_OBJS) $(LIB_OBJS)
-	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(TEST_LDLIBS) $(shell pkg-config --libs libbpf) -lhwloc -o $@
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(TEST_LDLIBS) $(shell pkg-config --libs libbpf) -lhwloc -lm -o $@
 
 unit-test: $(BUILD)/unit-tests
 	$(Q)./tests/run --unit-only

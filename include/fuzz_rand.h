@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Every random decision scx_fuzz makes, as plain integer C shared by the BPF
+ * scheduler and the host (Criterion tests it directly; no floating point,
+ * which BPF lacks).
+ *
+ * The generator is counter-based: a draw is a pure function of (seed, a
+ * stable per-thread key, that thread's event number, the decision's slot), so
+ * a thread that sees the same sequence of scheduling events draws the same
+ * decisions whichever CPU runs it and however other threads interleave.
+ */
+#ifndef FUZZ_RAND_H
+#define FUZZ_RAND_H
+
+#ifdef __bpf__
+#include "vmlinux.h"
+#else
+#include <linux/types.h>
+#endif
+
+/* The kinds of decision drawn at one scheduling event; each has its own slot. */
+enum fuzz_slot {
+	FUZZ_SLOT_DELAY,	/* hold this wake-up back? */
+	FUZZ_SLOT_DELAY_LEN,	/* for how long */
+	FUZZ_SLOT_JITTER,	/* vtime jitter: the run-order shuffle */
+	FUZZ_SLOT_SLICE,	/* random slice: where preemption falls */
+	FUZZ_SLOT_MIGRATE,	/* force a move to another LLC? */
+	FUZZ_SLOT_FAR,		/* force a move to the farthest node? */
+	FUZZ_SLOT_WHERE,	/* which CPU / LLC / node to move to */
+	FUZZ_NR_SLOTS = 8,
+};
+
+enum fuzz_dist {
+	FUZZ_DIST_UNIFORM,	/* every duration in [min, max] equally likely */
+	FUZZ_DIST_EXP,		/* min + exponential of mean (max - min) / 4, capped at max */
+	FUZZ_DIST_LOGUNIFORM,	/* log(duration) uniform: as many 10-100 us as 10-100 ms (heavy tail) */
+};
+
+#define FUZZ_PPM 1000000u	/* probabilities are in parts per million */
+#define FUZZ_FIX 16		/* fixed-point fraction bits of the log2/exp2 helpers */
+
+/* A strong 64-bit mixer (the murmur3/splitmix finaliser): every input bit moves every output bit. */
+static inline __u64 fuzz_mix64(__u64 x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* Draw number `slot` of event `event` of the thread `key`, under `seed`. */
+static inline __u64 fuzz_draw(__u64 seed, __u64 key, __u64 event, __u32 slot)
+{
+	__u64 x = fuzz_mix64(seed ^ 0x9e3779b97f4a7c15ULL);
+
+	x = fuzz_mix64(x ^ key);
+	return fuzz_mix64(x ^ (event * FUZZ_NR_SLOTS + slot));
+}
+
+/* The key of the n-th thread or process created by the thread with key `parent`. */
+static inline __u64 fuzz_child_key(__u64 parent, __u64 n)
+{
+	return fuzz_mix64(parent * 0x100000001b3ULL + n + 1);
+}
+
+/* True with probability ppm / 10^6. */
+static inline int fuzz_chance(__u64 r, __u32 ppm)
+{
+	return (r >> 20) % FUZZ_PPM < ppm;
+}
+
+/* Uniform in [lo, hi] (hi >= lo); the modulo bias is below 2^-20 for spans under 2^44. */
+static inline __u64 fuzz_uniform(__u64 r, __u64 lo, __u64 hi)
+{
+	return hi <= lo ? lo : lo + r % (hi - lo + 1);
+}
+
+/* Index of the highest set bit of x > 0. */
+static inline __u32 fuzz_msb(__u64 x)
+{
+	__u32 n = 0;
+	int i;
+
+	for (i = 32; i > 0; i >>= 1) {
+		if (x >> i) {
+			x >>= i;
+			n += i;
+		}
+	}
+	return n;
+}
+
+/* log2(x) in FUZZ_FIX fixed point, x >= 1, by repeated squaring of the mantissa. */
+static inline __u64 fuzz_log2_fix(__u64 x)
+{
+	__u32 e = fuzz_msb(x), i;
+	__u64 m, res = (__u64)e << FUZZ_FIX;
+
+	/* mantissa in [1, 2) as 1.31 fixed point */
+	m = e >= 31 ? x >> (e - 31) : x << (31 - e);
+	for (i = 0; i < FUZZ_FIX; i++) {
+		m = (m * m) >> 31;
+		if (m >= (2ULL << 31)) {
+			m >>= 1;
+			res |= 1ULL << (FUZZ_FIX - 1 - i);
+		}
+	}
+	return res;
+}
+
+/* 2^(y / 2^FUZZ_FIX), for results below 2^62; a cubic for the fraction (error < 0.01%). */
+static inline __u64 fuzz_exp2_fix(__u64 y)
+{
+	__u64 ip = y >> FUZZ_FIX, f = y & ((1u << FUZZ_FIX) - 1), p;
+
+	if (ip > 61)
+		return 1ULL << 62;
+	/* 2^f ~ 1 + f(0.695976 + f(0.224130 + f 0.079894)), f in [0, 1), coefficients in 2^-16 */
+	p = 5236;
+	p = 14689 + ((p * f) >> FUZZ_FIX);
+	p = 45611 + ((p * f) >> FUZZ_FIX);
+	p = (1u << FUZZ_FIX) + ((p * f) >> FUZZ_FIX);
+	return ip >= FUZZ_FIX ? p << (ip - FUZZ_FIX) : p >> (FUZZ_FIX - ip);
+}
+
+/* A duration in [lo, hi] drawn from `dist` (enum fuzz_dist) using the random word r. */
+static inline __u64 fuzz_duration(__u64 r, __u32 dist, __u64 lo, __u64 hi)
+{
+	__u64 a, b, x;
+
+	if (hi <= lo)
+		return lo;
+	switch (dist) {
+	case FUZZ_DIST_EXP:
+		/* -ln(u) = ln2 * -log2(u), u = (r | 1) / 2^64 in (0, 1]; ln2 = 45426 / 2^16 */
+		x = ((64ULL << FUZZ_FIX) - fuzz_log2_fix(r | 1)) * 45426 >> FUZZ_FIX;
+		x = lo + (((hi - lo) / 4) * x >> FUZZ_FIX);
+		return x > hi ? hi : x;
+	case FUZZ_DIST_LOGUNIFORM:
+		a = fuzz_log2_fix(lo ? lo : 1);
+		b = fuzz_log2_fix(hi);
+		x = fuzz_exp2_fix(fuzz_uniform(r, a, b));
+		return x < lo ? lo : x > hi ? hi : x;
+	default:
+		return fuzz_uniform(r, lo, hi);
+	}
+}
+
+#endif /* FUZZ_RAND_H */

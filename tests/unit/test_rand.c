@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The counter-based generator and the delay distributions (include/fuzz_rand.h). */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "fuzz_rand.h"
+
+#define DRAWS 1000000
+
+Test(rand, same_seed_same_stream)
+{
+	for (__u64 e = 0; e < 1000; e++)
+		for (__u32 s = 0; s < FUZZ_NR_SLOTS; s++)
+			cr_assert_eq(fuzz_draw(42, 7, e, s), fuzz_draw(42, 7, e, s));
+}
+
+/* Streams that differ in seed, key, event or slot share almost no values. */
+static unsigned same_in(__u64 seed_a, __u64 key_a, __u64 seed_b, __u64 key_b)
+{
+	unsigned same = 0;
+
+	for (__u64 e = 0; e < 10000; e++)
+		same += fuzz_draw(seed_a, key_a, e, 0) == fuzz_draw(seed_b, key_b, e, 0);
+	return same;
+}
+
+Test(rand, different_seeds_keys_slots_differ)
+{
+	cr_assert_eq(same_in(1, 5, 2, 5), 0, "seeds 1 and 2 gave equal draws");
+	cr_assert_eq(same_in(1, 5, 1, 6), 0, "keys 5 and 6 gave equal draws");
+	cr_assert_eq(same_in(0, 0, 0, 1), 0, "keys 0 and 1 gave equal draws");
+	cr_assert_neq(fuzz_draw(1, 1, 3, FUZZ_SLOT_DELAY), fuzz_draw(1, 1, 3, FUZZ_SLOT_SLICE));
+	cr_assert_neq(fuzz_child_key(9, 0), fuzz_child_key(9, 1));
+	cr_assert_neq(fuzz_child_key(9, 0), fuzz_child_key(10, 0));
+}
+
+/* Every output bit is set about half the time, and consecutive events are not correlated. */
+Test(rand, bits_balanced)
+{
+	unsigned ones[64] = { 0 };
+
+	for (__u64 e = 0; e < DRAWS; e++) {
+		__u64 r = fuzz_draw(123, 456, e, FUZZ_SLOT_DELAY);
+
+		for (int b = 0; b < 64; b++)
+			ones[b] += (r >> b) & 1;
+	}
+	for (int b = 0; b < 64; b++)
+		cr_assert(fabs(ones[b] / (double)DRAWS - 0.5) < 0.005, "bit %d set in %u of %d", b,
+			  ones[b], DRAWS);
+}
+
+Test(rand, chance_matches_probability)
+{
+	const __u32 ppms[] = { 0, 1000, 10000, 250000, 500000, 999999, FUZZ_PPM };
+
+	for (unsigned i = 0; i < sizeof(ppms) / sizeof(ppms[0]); i++) {
+		unsigned hits = 0;
+
+		for (__u64 e = 0; e < DRAWS; e++)
+			hits += fuzz_chance(fuzz_draw(5, 6, e, FUZZ_SLOT_MIGRATE), ppms[i]);
+		double p = ppms[i] / (double)FUZZ_PPM, sd = sqrt(p * (1 - p) / DRAWS);
+
+		cr_assert(fabs(hits / (double)DRAWS - p) <= 5 * sd + 1e-9, "ppm %u: %u hits", ppms[i], hits);
+	}
+}
+
+Test(rand, log2_exp2_accuracy)
+{
+	for (__u64 x = 1; x < (1ULL << 40); x = x * 3 + 1) {
+		double got = fuzz_log2_fix(x) / 65536.0;
+
+		cr_assert(fabs(got - log2((double)x)) < 1e-3, "log2(%llu) = %f", (unsigned long long)x, got);
+	}
+	for (__u64 y = 0; y < (40ULL << FUZZ_FIX); y += 12345) {
+		double want = exp2(y / 65536.0), got = (double)fuzz_exp2_fix(y);
+
+		cr_assert(fabs(got - want) <= want * 2e-4 + 1, "exp2(%f) = %f, want %f", y / 65536.0, got, want);
+	}
+}
+
+struct moments {
+	double mean, below_geo;		/* mean, and the share below the geometric mid-point */
+	__u64 min, max;
+};
+
+static struct moments sample(__u32 dist, __u64 lo, __u64 hi)
+{
+	struct moments m = { .min = ~0ULL };
+	double sum = 0, geo = sqrt((double)lo * hi);
+	unsigned below = 0;
+
+	for (__u64 e = 0; e < DRAWS; e++) {
+		__u64 d = fuzz_duration(fuzz_draw(77, 88, e, FUZZ_SLOT_DELAY_LEN), dist, lo, hi);
+
+		sum += d;
+		below += d < geo;
+		m.min = d < m.min ? d : m.min;
+		m.max = d > m.max ? d : m.max;
+	}
+	m.mean = sum / DRAWS;
+	m.below_geo = below / (double)DRAWS;
+	return m;
+}
+
+Test(rand, uniform_bounds_and_mean)
+{
+	struct moments m = sample(FUZZ_DIST_UNIFORM, 1000, 5000000);
+
+	cr_assert(m.min >= 1000 && m.max <= 5000000);
+	cr_assert(fabs(m.mean - 2500500) / 2500500 < 0.01, "mean %f", m.mean);
+	cr_assert(m.min < 1000 + 50000 && m.max > 5000000 - 50000, "does not reach the ends");
+}
+
+Test(rand, exponential_bounds_and_mean)
+{
+	__u64 lo = 10000, hi = 4010000;	/* mean of the unclipped part: lo + 1 000 000 */
+	struct moments m = sample(FUZZ_DIST_EXP, lo, hi);
+	/* capped at hi: E = lo + mu (1 - e^-4) with mu = (hi - lo) / 4 */
+	double want = lo + 1000000.0 * (1 - exp(-4));
+
+	cr_assert(m.min >= lo && m.max <= hi);
+	cr_assert(fabs(m.mean - want) / want < 0.01, "mean %f, want %f", m.mean, want);
+}
+
+Test(rand, loguniform_bounds_and_shape)
+{
+	__u64 lo = 10000, hi = 1000000000;	/* 10 us .. 1 s */
+	struct moments m = sample(FUZZ_DIST_LOGUNIFORM, lo, hi);
+	/* E = (hi - lo) / ln(hi / lo) */
+	double want = (hi - lo) / log((double)hi / lo);
+
+	cr_assert(m.min >= lo && m.max <= hi);
+	cr_assert(fabs(m.mean - want) / want < 0.02, "mean %f, want %f", m.mean, want);
+	cr_assert(fabs(m.below_geo - 0.5) < 0.01, "half the draws lie below the geometric mean: %f",
+		  m.below_geo);
+}
+
+Test(rand, degenerate_ranges)
+{
+	for (__u32 d = FUZZ_DIST_UNIFORM; d <= FUZZ_DIST_LOGUNIFORM; d++) {
+		cr_assert_eq(fuzz_duration(12345, d, 500, 500), 500);
+		cr_assert_eq(fuzz_duration(12345, d, 500, 100), 500);
+	}
+	cr_assert_eq(fuzz_uniform(~0ULL, 0, ~0ULL - 1) <= ~0ULL - 1, 1);
+}
