@@ -17,12 +17,14 @@
 #include "scx_fuzz.h"
 #include "topo.bpf.h"
 #include "stats.bpf.h"
+#include "task.bpf.h"
 #include "hotplug.bpf.h"
+#include "target.bpf.h"
+#include "fuzz.bpf.h"
 
 char _license[] SEC("license") = "GPL";
 
 /* Tunables, set by the loader between open and load. */
-const volatile __u64 slice_ns = FUZZ_DEFAULT_SLICE_US * 1000ULL;
 const volatile __u32 steal_batch = FUZZ_DEFAULT_BATCH;
 const volatile bool global_queue;
 const volatile __u32 test_fault = FUZZ_FAULT_NONE;
@@ -81,6 +83,9 @@ s32 FUZZ_OPS(fuzz_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flag
 	bool is_idle = false;
 	s32 cpu;
 
+	/* Targets always go through ops.enqueue, where they are fuzzed. */
+	if (target_ctx(p))
+		return prev_cpu;
 	if (global_queue || is_restricted(p)) {
 		/* The kernel's own policy honours any affinity mask. */
 		cpu = scx_bpf_select_cpu_dfl(p, prev_cpu, wake_flags, &is_idle);
@@ -98,25 +103,14 @@ s32 FUZZ_OPS(fuzz_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flag
 }
 
 /*
- * A task's place in its LLC's queue: its virtual time, kept within
- * [clock - 1 slice, clock + FUZZ_MAX_LEAD slices]. The floor caps what sleeping
- * earns; the ceiling bounds how long a low-weight task can be passed over, so
- * every runnable task runs within (FUZZ_MAX_LEAD + 1) rounds of the queue.
+ * Queue on the LLC of the task's CPU and wake an idle CPU to run it. A
+ * target's vtime may carry jitter, taken back when it runs (fuzz_start_run).
  */
-static u64 queue_vtime(const struct task_struct *p, const struct llc_ctx *lc)
+static void enqueue_llc(struct task_struct *p, struct task_ctx *tc, u64 slice, u64 jitter,
+			u64 enq_flags)
 {
-	u64 vtime = p->scx.dsq_vtime;
+	u64 vtime;
 
-	if (time_before(vtime, lc->vtime_now - slice_ns))
-		return lc->vtime_now - slice_ns;
-	if (time_before(lc->vtime_now + FUZZ_MAX_LEAD * slice_ns, vtime))
-		return lc->vtime_now + FUZZ_MAX_LEAD * slice_ns;
-	return vtime;
-}
-
-/* Queue on the LLC of the task's CPU and wake an idle CPU to run it. */
-static void enqueue_llc(struct task_struct *p, u64 enq_flags)
-{
 	s32 cpu = scx_bpf_task_cpu(p);
 	u32 llc = cpu_llc(cpu);
 	struct llc_ctx *lc = llc_ctx(llc);
@@ -125,7 +119,13 @@ static void enqueue_llc(struct task_struct *p, u64 enq_flags)
 		fuzz_error("cpu %d has no LLC in the plan", cpu);
 		return;
 	}
-	dsq_insert_vtime(p, llc_dsq_id(llc), slice_ns, queue_vtime(p, lc), enq_flags);
+	vtime = clamp_vtime(p->scx.dsq_vtime, lc);
+	if (tc && jitter) {
+		tc->fair_vtime = vtime;
+		tc->restore_vtime = 1;
+		vtime = clamp_vtime(vtime + jitter, lc);
+	}
+	dsq_insert_vtime(p, llc_dsq_id(llc), slice, vtime, enq_flags);
 	if (kick_idle_in(llc_cpumask(llc)))
 		return;
 	/* More queued than the LLC has CPUs: wake an idle neighbour to steal a batch. */
@@ -134,18 +134,57 @@ static void enqueue_llc(struct task_struct *p, u64 enq_flags)
 }
 
 /* Straight to `cpu`'s local queue, waking it if it sleeps. */
-static void insert_on_cpu(struct task_struct *p, s32 cpu, u64 enq_flags)
+static void insert_on_cpu(struct task_struct *p, s32 cpu, u64 slice, u64 enq_flags)
 {
 	stat_inc(FUZZ_STAT_DIRECT);
-	dsq_insert(p, SCX_DSQ_LOCAL_ON | cpu, slice_ns, enq_flags);
+	dsq_insert(p, SCX_DSQ_LOCAL_ON | cpu, slice, enq_flags);
 	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+}
+
+/*
+ * A target's turn at the fuzzer: one event, one set of draws. A wake-up (or
+ * its first enqueue) may be held back; otherwise it may be forced onto a
+ * distant CPU; otherwise it joins its LLC's queue with jitter and a random
+ * slice.
+ */
+static void fuzz_enqueue_target(struct task_struct *p, struct task_ctx *tc, u64 enq_flags)
+{
+	u64 event = tc->events++, slice = target_slice(tc, event, slice_ns);
+	bool wakeup = (enq_flags & SCX_ENQ_WAKEUP) || !event;
+	u32 stat;
+	s32 cpu;
+
+	stat_inc(FUZZ_STAT_TARGET_ENQ);
+	if (tc->held)
+		fuzz_unhold(p, tc);
+	if (wakeup && knobs.delay_ppm && hold_target(p, tc, event, slice, enq_flags))
+		return;
+	cpu = forced_cpu(p, tc, event, scx_bpf_task_cpu(p), &stat);
+	if (cpu >= 0) {
+		insert_on_cpu(p, cpu, slice, enq_flags);
+		stat_inc(stat);
+	} else {
+		enqueue_llc(p, tc, slice, target_jitter(tc, event), enq_flags);
+	}
 }
 
 void FUZZ_OPS(fuzz_enqueue, struct task_struct *p, u64 enq_flags)
 {
+	struct task_ctx *tc;
 	s32 cpu;
 
 	stat_inc(FUZZ_STAT_ENQUEUE);
+	/*
+	 * The only runnable task of its CPU used up its slice (SCX_OPS_ENQ_LAST):
+	 * it runs on with a fresh slice, a random one for a target, so random
+	 * preemption points reach CPU-bound threads that run alone.
+	 */
+	if (enq_flags & SCX_ENQ_LAST) {
+		tc = target_ctx(p);
+		dsq_insert(p, SCX_DSQ_LOCAL, tc ? target_slice(tc, tc->events++, slice_ns) : slice_ns,
+			   enq_flags);
+		return;
+	}
 	if (global_queue) {
 		dsq_insert(p, FUZZ_DSQ_GLOBAL, slice_ns, enq_flags);
 		kick_idle_in(p->cpus_ptr);
@@ -157,12 +196,14 @@ void FUZZ_OPS(fuzz_enqueue, struct task_struct *p, u64 enq_flags)
 	 * go straight to it, ahead of the LLC queue.
 	 */
 	if ((p->flags & PF_KTHREAD) && p->nr_cpus_allowed == 1)
-		insert_on_cpu(p, scx_bpf_task_cpu(p), enq_flags);
+		insert_on_cpu(p, scx_bpf_task_cpu(p), slice_ns, enq_flags);
+	else if ((tc = target_ctx(p)))
+		fuzz_enqueue_target(p, tc, enq_flags);
 	/* Other restricted tasks go to an allowed idle CPU if there is one. */
 	else if (is_restricted(p) && (cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0)) >= 0)
-		insert_on_cpu(p, cpu, enq_flags);
+		insert_on_cpu(p, cpu, slice_ns, enq_flags);
 	else
-		enqueue_llc(p, enq_flags);
+		enqueue_llc(p, NULL, slice_ns, 0, enq_flags);
 }
 
 /*
@@ -206,7 +247,10 @@ static bool steal_from_orphans(s32 cpu, u32 own_llc)
 	bpf_for(l, 0, plan.nr_llcs) {
 		u32 idx = bounded(l, FUZZ_MAX_LLCS);
 
-		if (llc_online[idx] || !(moved = steal_from(idx, cpu, own_llc)))
+		if (llc_online[idx])
+			continue;
+		moved = release_due(idx, cpu, true) + steal_from(idx, cpu, own_llc);
+		if (!moved)
 			continue;
 		stat_inc(FUZZ_STAT_STEAL_REMOTE);
 		stat_add(FUZZ_STAT_STOLEN, moved);
@@ -231,6 +275,8 @@ void FUZZ_OPS(fuzz_dispatch, s32 cpu, struct task_struct *prev)
 		return;
 	if (nr_orphan_llcs && steal_from_orphans(cpu, llc))
 		return;
+	if (knobs.delay_ppm)
+		release_due(llc, cpu, false);
 	if (dsq_move_to_local(llc_dsq_id(llc))) {
 		stat_inc(FUZZ_STAT_LLC);
 		/* More waiting: pass the wake-up on, in case the CPU kicked for it took another. */
@@ -260,7 +306,7 @@ void FUZZ_OPS(fuzz_running, struct task_struct *p)
 	struct task_ctx *tc = task_ctx(p);
 
 	if (tc)
-		tc->run_start_ns = bpf_ktime_get_ns();
+		fuzz_start_run(p, tc);
 	/*
 	 * The LLC's clock follows the tasks it runs, by at most a slice per
 	 * switch, so one low-weight task far ahead cannot drag it (and every
@@ -280,14 +326,20 @@ void FUZZ_OPS(fuzz_stopping, struct task_struct *p, bool runnable)
 	 * Charge the time really used, scaled by weight (nice 0 = 100). Not
 	 * slice_ns - p->scx.slice: the kernel may have refilled the slice.
 	 */
-	if (tc && tc->run_start_ns && now > tc->run_start_ns)
+	if (tc && tc->run_start_ns && now > tc->run_start_ns) {
 		p->scx.dsq_vtime += (now - tc->run_start_ns) * 100 / p->scx.weight;
+		if (tc->target)
+			fuzz_charge_target(tc, now - tc->run_start_ns);
+	}
 }
 
 s32 FUZZ_OPS(fuzz_init_task, struct task_struct *p, struct scx_init_task_args *args)
 {
-	if (!bpf_task_storage_get(&task_ctxs, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE))
+	struct task_ctx *tc = bpf_task_storage_get(&task_ctxs, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+
+	if (!tc)
 		return -12;	/* -ENOMEM */
+	target_init_task(p, tc, args->fork);
 	return 0;
 }
 
@@ -320,7 +372,8 @@ s32 FUZZ_OPS_SLEEPABLE(fuzz_init)
 		return err;
 	}
 	hotplug_init();
-	return topo_init();
+	err = topo_init();
+	return err ? err : fuzz_init_queues();
 }
 
 void FUZZ_OPS(fuzz_exit, struct scx_exit_info *ei)
@@ -359,6 +412,7 @@ struct sched_ext_ops fuzz_ops = {
 	.cpu_offline = (void *)fuzz_cpu_offline,
 	.init = (void *)fuzz_init,
 	.exit = (void *)fuzz_exit,
+	.flags = SCX_OPS_ENQ_LAST,
 	.timeout_ms = FUZZ_WATCHDOG_MS,
 	.exit_dump_len = FUZZ_EXIT_DUMP_LEN,
 	.name = SCX_FUZZ_NAME,

@@ -13,23 +13,6 @@ struct {
 	__uint(max_entries, FUZZ_NR_STATS);
 } stats SEC(".maps");
 
-/* Per-task state, created when a task joins sched_ext. */
-struct task_ctx {
-	u64 run_start_ns;	/* when it last got a CPU */
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct task_ctx);
-} task_ctxs SEC(".maps");
-
-static __always_inline struct task_ctx *task_ctx(struct task_struct *p)
-{
-	return bpf_task_storage_get(&task_ctxs, p, 0, 0);
-}
-
 static __always_inline void stat_add(u32 idx, u64 n)
 {
 	u64 *cnt = bpf_map_lookup_elem(&stats, &idx);

@@ -12,10 +12,13 @@
 #include "stats.bpf.h"
 
 const volatile struct fuzz_plan plan;	/* the machine's DSQ plan (topo/plan.c) */
+const volatile __u64 slice_ns = FUZZ_DEFAULT_SLICE_US * 1000ULL;	/* the base slice */
 
 struct llc_ctx {
 	u64 vtime_now;				/* this LLC's virtual clock */
 	struct bpf_cpumask __kptr *cpus;	/* its online CPUs */
+	u64 timer_due_ns;			/* when release_timer fires; 0: not armed */
+	struct bpf_timer release_timer;		/* wakes a CPU when a held task is due */
 } __attribute__((aligned(64)));
 
 struct node_ctx {
@@ -86,6 +89,21 @@ static __always_inline const struct cpumask *node_cpumask(u32 node)
 	struct node_ctx *nc = bpf_map_lookup_elem(&node_ctxs, &node);
 
 	return nc ? (const struct cpumask *)nc->cpus : NULL;
+}
+
+/*
+ * A task's place in its LLC's queue: its virtual time, kept within
+ * [clock - 1 slice, clock + FUZZ_MAX_LEAD slices]. The floor caps what sleeping
+ * earns; the ceiling bounds how long a low-weight task can be passed over, so
+ * every runnable task runs within (FUZZ_MAX_LEAD + 1) rounds of the queue.
+ */
+static u64 clamp_vtime(u64 vtime, const struct llc_ctx *lc)
+{
+	if (time_before(vtime, lc->vtime_now - slice_ns))
+		return lc->vtime_now - slice_ns;
+	if (time_before(lc->vtime_now + FUZZ_MAX_LEAD * slice_ns, vtime))
+		return lc->vtime_now + FUZZ_MAX_LEAD * slice_ns;
+	return vtime;
 }
 
 /* Wake an idle CPU among `mask` (it sleeps otherwise); true if one was found. */

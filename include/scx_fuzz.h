@@ -30,11 +30,17 @@ enum fuzz_limits {
 enum fuzz_dsq_ids {
 	FUZZ_DSQ_GLOBAL = 0,		/* --global-queue baseline only */
 	FUZZ_DSQ_LLC_BASE = 0x1000,	/* + LLC index: one vtime-ordered queue per LLC */
+	FUZZ_DSQ_DELAY_BASE = 0x2000,	/* + LLC index: held target tasks, ordered by release time */
 };
 
 static inline __u64 llc_dsq_id(__u32 llc)
 {
 	return FUZZ_DSQ_LLC_BASE + llc;
+}
+
+static inline __u64 delay_dsq_id(__u32 llc)
+{
+	return FUZZ_DSQ_DELAY_BASE + llc;
 }
 
 enum fuzz_defaults {
@@ -43,6 +49,42 @@ enum fuzz_defaults {
 	FUZZ_MAX_BATCH = 32,
 	FUZZ_WATCHDOG_MS = 10000,	/* sched_ext ejects us if a runnable task waits this long */
 	FUZZ_MAX_LEAD = 8,		/* slices a task's vtime may lead its LLC's clock */
+};
+
+/* Caps that keep every perturbation far below the watchdog (FUZZ_WATCHDOG_MS). */
+#define FUZZ_MAX_DELAY_NS	(1000ULL * 1000 * 1000)	/* one held wake-up: 1 s */
+#define FUZZ_MAX_SLICE_NS	(1000ULL * 1000 * 1000)
+#define FUZZ_MIN_SLICE_NS	(20ULL * 1000)
+#define FUZZ_BUDGET_WINDOW_NS	(1000ULL * 1000 * 1000)	/* the delay budget's window of run time */
+#define FUZZ_MAX_ROOTS		64			/* --pid / CMD process trees */
+#define FUZZ_COMM_LEN		16
+
+/* What makes a task a target (fuzz_knobs.target_by, bit flags). */
+enum fuzz_target_by {
+	FUZZ_TARGET_TREE = 1,		/* a registered process, its threads and descendants */
+	FUZZ_TARGET_COMM = 2,		/* thread name equals comm (or starts with it, if prefix) */
+	FUZZ_TARGET_CGROUP = 4,		/* in the cgroup v2 subtree cgroup_id */
+};
+
+/*
+ * How hard to fuzz the targets, set by the loader from --intensity and the
+ * flags that override it. Probabilities in parts per million, times in ns.
+ */
+struct fuzz_knobs {
+	__u64 seed;
+	__u32 target_by;		/* enum fuzz_target_by; 0: nothing is fuzzed */
+	__u32 delay_ppm;		/* chance a target wake-up is held back */
+	__u32 delay_dist;		/* enum fuzz_dist */
+	__u32 migrate_ppm;		/* chance of a forced move to another LLC (or CPU) */
+	__u32 far_ppm;			/* chance of a forced move to the farthest node */
+	__u32 budget_ppm;		/* injected delay per run time; 0: unlimited */
+	__u64 delay_min_ns, delay_max_ns;
+	__u64 jitter_ns;		/* up to this much vtime jitter: shuffles run order */
+	__u64 slice_min_ns, slice_max_ns;	/* target slices; 0: the base slice */
+	__u64 cgroup_id;		/* kernfs id of the --cgroup directory */
+	__u32 cgroup_level;		/* its depth below the cgroup2 root */
+	__u32 comm_prefix;		/* comm ended in '*': match a prefix */
+	char comm[FUZZ_COMM_LEN];
 };
 
 /* Per-CPU counters; the loader sums each index over all possible CPUs. */
@@ -57,6 +99,19 @@ enum fuzz_stat {
 	FUZZ_STAT_EMPTY,		/* dispatch found nothing close enough: CPU may idle */
 	FUZZ_STAT_GLOBAL,		/* --global-queue: dispatch from the shared queue */
 	FUZZ_STAT_HOTPLUG,		/* CPUs that went online or offline */
+	FUZZ_STAT_TARGET_ENQ,		/* target tasks queued (each a fuzzing event) */
+	FUZZ_STAT_DELAYED,		/* target wake-ups held back */
+	FUZZ_STAT_DELAY_NS,		/* total delay injected (as drawn) */
+	FUZZ_STAT_RELEASED,		/* held tasks released */
+	FUZZ_STAT_LATE_NS,		/* total time released tasks waited beyond their release time */
+	FUZZ_STAT_THROTTLED,		/* delays skipped: the task's budget was spent */
+	FUZZ_STAT_MIGRATE_LLC,		/* forced moves to another LLC (or CPU, with one LLC) */
+	FUZZ_STAT_MIGRATE_NODE,		/* forced moves to the farthest node */
+	FUZZ_STAT_TARGET_RUN_NS,	/* CPU time the targets used */
+	FUZZ_STAT_TARGET_RUNS,		/* times a target got a CPU */
+	FUZZ_STAT_TARGET_NODE_MOVES,	/* ... on another node than its last run */
+	FUZZ_STAT_OTHER_RUNS,		/* times a non-target got a CPU */
+	FUZZ_STAT_OTHER_NODE_MOVES,	/* ... on another node than its last run */
 	FUZZ_NR_STATS,
 };
 

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "scx_fuzz.h"
+
 #define SCX_FUZZ_VERSION "0.1.0"
 
 /* Exit statuses of scx_fuzz itself; anything else is the target's own. */
@@ -18,18 +20,44 @@ enum fuzz_exit_status {
 	EXIT_NOT_FOUND = 127,	/* CMD not found */
 };
 
+/* Fuzzing flags given explicitly: they override the --intensity preset. */
+enum fuzz_knob_flags {
+	KNOB_DELAY = 1, KNOB_DELAY_PROB = 2, KNOB_DELAY_DIST = 4, KNOB_JITTER = 8,
+	KNOB_SLICE_RANGE = 16, KNOB_MIGRATE = 32, KNOB_FAR = 64, KNOB_BUDGET = 128,
+};
+
 struct fuzz_opts {
-	uint64_t slice_us;
+	uint64_t slice_us;		/* base slice of every task */
 	unsigned stats_interval_s;	/* 0: no periodic stats */
 	unsigned batch;			/* tasks moved per steal */
 	bool global_queue;		/* the seed's one shared queue, as a baseline */
 	unsigned test_fault;		/* enum fuzz_test_fault; hidden, for tests */
 	bool verbose;
 	char **cmd;			/* NULL-terminated argv of the target; NULL: none */
+	pid_t target_pid;		/* --pid: fuzz this process tree; 0: none */
+	const char *cgroup;		/* --cgroup PATH */
+	const char *comm;		/* --comm NAME ('*' at the end: prefix) */
+	const char *intensity;		/* NULL: medium */
+	uint64_t seed;
+	bool seed_set;
+	struct fuzz_knobs explicit_knobs;	/* values of the flags in knobs_set */
+	unsigned knobs_set;		/* enum fuzz_knob_flags */
 };
 
 /* opts.c: returns 0, or EXIT_USAGE after printing why; *done set for --help/--version. */
 int parse_opts(int argc, char **argv, struct fuzz_opts *o, bool *done, FILE *out);
+
+/* knobs.c: presets, fuzzing-flag parsers, and the resolved, checked knobs. */
+int intensity_preset(const char *name, struct fuzz_knobs *k);
+int parse_duration_ns(const char *s, __u64 *ns);
+int parse_range_ns(const char *s, __u64 *lo, __u64 *hi);
+int parse_percent_ppm(const char *s, __u32 *ppm);
+int parse_dist(const char *s, __u32 *dist);
+int knobs_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, size_t err_len);
+
+/* targets.c: --pid/--cgroup/--comm into the knobs; 0 or EXIT_USAGE with `err`. */
+int cgroup_resolve(const char *path, __u64 *id, __u32 *level, char *err, size_t err_len);
+int targets_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, size_t err_len);
 
 /* preflight.c: checks against a sysfs root ("/sys" normally). 0 or EXIT_SCHED. */
 int check_root(uid_t euid);

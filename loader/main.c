@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/random.h>
 #include <sys/utsname.h>
 
 #include "fuzz.h"
@@ -90,7 +91,7 @@ static int supervise(struct sched *s, struct target *t, const struct fuzz_opts *
 static struct topo machine;
 static struct fuzz_plan machine_plan;
 
-static void report_attached(const struct fuzz_opts *o)
+static void report_attached(const struct fuzz_opts *o, const struct fuzz_knobs *k)
 {
 	struct utsname u;
 
@@ -99,6 +100,38 @@ static void report_attached(const struct fuzz_opts *o)
 	fprintf(stderr, "scx_fuzz: attached (kernel %s; %d CPUs, %d LLCs, %d nodes; slice %llu us)\n",
 		u.release, machine.nr_cpus, machine.nr_llcs, machine.nr_nodes,
 		(unsigned long long)o->slice_us);
+	if (!k->target_by)
+		return;
+	/* The seed is what makes a failing run repeatable: always say it. */
+	fprintf(stderr, "scx_fuzz: fuzzing%s%s%s%s%s%s at intensity %s%s, seed %llu (repeat with --seed %llu)\n",
+		o->cmd ? " the command's process tree" : "", o->target_pid ? " a pid's process tree" : "",
+		o->cgroup ? " cgroup " : "", o->cgroup ? o->cgroup : "",
+		o->comm ? " threads named " : "", o->comm ? o->comm : "",
+		o->intensity ? o->intensity : "medium", o->knobs_set ? " with overrides" : "",
+		(unsigned long long)k->seed, (unsigned long long)k->seed);
+}
+
+/* The knobs to load: targets, the resolved intensity, and a seed. */
+static int resolve_fuzzing(const struct fuzz_opts *o, struct fuzz_knobs *k)
+{
+	char err[256];
+	int r;
+
+	memset(k, 0, sizeof(*k));
+	if (!o->cmd && !o->target_pid && !o->cgroup && !o->comm) {
+		if (o->knobs_set || o->intensity || o->seed_set)
+			fprintf(stderr, "scx_fuzz: note: no target (CMD, --pid, --cgroup, --comm): "
+				"fuzzing options have no effect\n");
+		return 0;
+	}
+	if ((r = knobs_resolve(o, k, err, sizeof(err))) || (r = targets_resolve(o, k, err, sizeof(err)))) {
+		fprintf(stderr, "scx_fuzz: %s\n", err);
+		return r;
+	}
+	if (!o->seed_set && getrandom(&k->seed, sizeof(k->seed), 0) != sizeof(k->seed))
+		k->seed = (__u64)time(NULL) * 2654435761u ^ (__u64)getpid();
+	k->seed &= (1ULL << 53) - 1;	/* printable and JSON-safe */
+	return 0;
 }
 
 /* Lay out the scheduler from this machine's topology; refuse what we cannot hold. */
@@ -119,10 +152,13 @@ static int run(const struct fuzz_opts *o)
 {
 	struct target tgt = { .pid = -1, .gate_fd = -1, .exec_err_fd = -1 }, *t = NULL;
 	char path[PATH_MAX];
+	struct fuzz_knobs knobs;
 	struct sched s;
 	bool ejected = false;
 	int err, status;
 
+	if ((err = resolve_fuzzing(o, &knobs)))
+		return err;
 	if ((err = check_root(geteuid())) || (err = check_sched_ext("/sys")))
 		return err;
 	if (o->cmd && (err = resolve_cmd(o->cmd[0], path, sizeof(path))))
@@ -130,7 +166,8 @@ static int run(const struct fuzz_opts *o)
 	if ((err = plan_machine()))
 		return err;
 	bpflog_install(o->verbose);
-	if ((err = sched_open_load(&s, o, &machine_plan))) {
+	if ((err = sched_open_load(&s, o, &machine_plan, &knobs)) ||
+	    (o->target_pid && (err = sched_add_target(&s, o->target_pid)))) {
 		sched_destroy(&s);
 		return err;
 	}
@@ -141,6 +178,13 @@ static int run(const struct fuzz_opts *o)
 			return EXIT_SCHED;
 		}
 		t = &tgt;
+		/* Registered before it can exec: CMD's first instruction is already fuzzed. */
+		if ((err = sched_add_target(&s, t->pid))) {
+			kill(t->pid, SIGKILL);
+			target_wait(t, true, &status);
+			sched_destroy(&s);
+			return err;
+		}
 	}
 	install_signals();
 	if ((err = sched_attach(&s))) {
@@ -151,7 +195,7 @@ static int run(const struct fuzz_opts *o)
 		sched_destroy(&s);
 		return err;
 	}
-	report_attached(o);
+	report_attached(o, &knobs);
 	if (t && (err = target_release(t))) {
 		fprintf(stderr, "scx_fuzz: cannot run '%s': %s\n", o->cmd[0], strerror(-err));
 		target_wait(t, true, &status);

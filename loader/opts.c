@@ -11,11 +11,22 @@
 static const char usage[] =
 "usage: scx_fuzz [OPTIONS] [-- CMD [ARGS...]]\n"
 "\n"
-"Attach the scx_fuzz sched_ext scheduler, run CMD under it, detach, and exit\n"
-"with CMD's status (128+N if a signal N killed it). Without CMD, stay attached\n"
-"until SIGINT/SIGTERM. Needs root and a kernel with sched_ext.\n"
+"Attach the scx_fuzz sched_ext scheduler, run CMD under it with its whole\n"
+"process tree fuzzed (scheduled badly on purpose), detach, and exit with\n"
+"CMD's status (128+N if signal N killed it). Without CMD, fuzz --pid/--cgroup/\n"
+"--comm targets until SIGINT/SIGTERM. Needs root and a kernel with sched_ext.\n"
 "\n"
-"  -s, --slice US        time slice in microseconds (default 5000)\n"
+"Targets:  -p, --pid PID   --cgroup PATH   --comm NAME[*]\n"
+"  -i, --intensity L     off|low|medium|high|extreme (default medium; low: 1% budget)\n"
+"      --seed N          seed of every random decision (default random, printed)\n"
+"      --delay MIN:MAX   hold target wake-ups back this long (e.g. 50us:20ms)\n"
+"      --delay-prob PCT  chance a wake-up is held back\n"
+"      --delay-dist D    uniform|exp|loguniform\n"
+"      --jitter DUR      random vtime jitter: shuffles target run order\n"
+"      --migrate PCT     chance of a forced move to another LLC/CPU\n"
+"      --migrate-far PCT chance of a forced move to the farthest NUMA node\n"
+"      --budget PCT      cap injected delay at PCT of each target's run time\n"
+"  -s, --slice US|MIN:MAX  base slice in us (default 5000), or target slice range\n"
 "  -b, --batch N         tasks moved per steal between LLCs (default 4, max 32)\n"
 "      --global-queue    baseline: the seed's single shared queue (slow on big machines)\n"
 "  -S, --stats SEC       print the scheduler's counters every SEC seconds\n"
@@ -57,6 +68,77 @@ static int bad(const char *what, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* The fuzzing flags: targets, intensity, seed, perturbations; -1 if `c` is none of them. */
+static int parse_fuzz_opt(int c, const char *arg, struct fuzz_opts *o)
+{
+	struct fuzz_knobs *k = &o->explicit_knobs;
+	struct fuzz_knobs probe;
+	uint64_t v;
+
+	switch (c) {
+	case 'p':
+		if (parse_u64(arg, 1, 4194304, &v))
+			return bad("--pid", arg);
+		o->target_pid = v;
+		return 0;
+	case 'C':
+		o->cgroup = arg;
+		return 0;
+	case 'c':
+		if (!arg[0] || strlen(arg) > (arg[strlen(arg) - 1] == '*' ? 16 : 15))
+			return bad("--comm (a thread name: 1..15 characters, optional '*' at the end)", arg);
+		o->comm = arg;
+		return 0;
+	case 'i':
+		if (intensity_preset(arg, &probe))
+			return bad("--intensity (off, low, medium, high, extreme)", arg);
+		o->intensity = arg;
+		return 0;
+	case 'e':
+		if (parse_u64(arg, 0, UINT64_MAX, &v))
+			return bad("--seed (an integer)", arg);
+		o->seed = v;
+		o->seed_set = true;
+		return 0;
+	case 'd':
+		if (parse_range_ns(arg, &k->delay_min_ns, &k->delay_max_ns))
+			return bad("--delay (MIN:MAX, e.g. 50us:20ms)", arg);
+		o->knobs_set |= KNOB_DELAY;
+		return 0;
+	case 'P':
+		if (parse_percent_ppm(arg, &k->delay_ppm))
+			return bad("--delay-prob (percent, 0..100)", arg);
+		o->knobs_set |= KNOB_DELAY_PROB;
+		return 0;
+	case 'D':
+		if (parse_dist(arg, &k->delay_dist))
+			return bad("--delay-dist (uniform, exp, loguniform)", arg);
+		o->knobs_set |= KNOB_DELAY_DIST;
+		return 0;
+	case 'j':
+		if (parse_duration_ns(arg, &k->jitter_ns))
+			return bad("--jitter (a duration, e.g. 5ms)", arg);
+		o->knobs_set |= KNOB_JITTER;
+		return 0;
+	case 'm':
+		if (parse_percent_ppm(arg, &k->migrate_ppm))
+			return bad("--migrate (percent, 0..100)", arg);
+		o->knobs_set |= KNOB_MIGRATE;
+		return 0;
+	case 'M':
+		if (parse_percent_ppm(arg, &k->far_ppm))
+			return bad("--migrate-far (percent, 0..100)", arg);
+		o->knobs_set |= KNOB_FAR;
+		return 0;
+	case 'B':
+		if (parse_percent_ppm(arg, &k->budget_ppm) || !k->budget_ppm)
+			return bad("--budget (percent, above 0)", arg);
+		o->knobs_set |= KNOB_BUDGET;
+		return 0;
+	}
+	return -1;	/* not one of ours */
+}
+
 int parse_opts(int argc, char **argv, struct fuzz_opts *o, bool *done, FILE *out)
 {
 	static const struct option longopts[] = {
@@ -68,10 +150,23 @@ int parse_opts(int argc, char **argv, struct fuzz_opts *o, bool *done, FILE *out
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "test-fault", required_argument, NULL, 'F' },	/* hidden */
+		{ "pid", required_argument, NULL, 'p' },
+		{ "cgroup", required_argument, NULL, 'C' },
+		{ "comm", required_argument, NULL, 'c' },
+		{ "intensity", required_argument, NULL, 'i' },
+		{ "seed", required_argument, NULL, 'e' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "delay-prob", required_argument, NULL, 'P' },
+		{ "delay-dist", required_argument, NULL, 'D' },
+		{ "jitter", required_argument, NULL, 'j' },
+		{ "migrate", required_argument, NULL, 'm' },
+		{ "migrate-far", required_argument, NULL, 'M' },
+		{ "budget", required_argument, NULL, 'B' },
 		{ 0 },
 	};
+	struct fuzz_knobs *k = &o->explicit_knobs;
 	uint64_t v;
-	int c;
+	int c, err;
 
 	memset(o, 0, sizeof(*o));
 	o->slice_us = FUZZ_DEFAULT_SLICE_US;
@@ -79,12 +174,18 @@ int parse_opts(int argc, char **argv, struct fuzz_opts *o, bool *done, FILE *out
 	*done = false;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+s:b:S:vVh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+s:b:S:p:i:vVh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			if (parse_u64(optarg, 50, 1000000, &v))
+			if (strchr(optarg, ':')) {
+				if (parse_range_ns(optarg, &k->slice_min_ns, &k->slice_max_ns))
+					return bad("--slice range (MIN:MAX, e.g. 100us:2ms)", optarg);
+				o->knobs_set |= KNOB_SLICE_RANGE;
+			} else if (parse_u64(optarg, 50, 1000000, &v)) {
 				return bad("--slice (microseconds, 50..1000000)", optarg);
-			o->slice_us = v;
+			} else {
+				o->slice_us = v;
+			}
 			break;
 		case 'b':
 			if (parse_u64(optarg, 1, FUZZ_MAX_BATCH, &v))
@@ -115,10 +216,18 @@ int parse_opts(int argc, char **argv, struct fuzz_opts *o, bool *done, FILE *out
 				return bad("--test-fault", optarg);
 			break;
 		default:
-			return bad("option", argv[optind - 1]);
+			err = parse_fuzz_opt(c, optarg, o);
+			if (err < 0)
+				return bad("option", argv[optind - 1]);
+			if (err)
+				return err;
 		}
 	}
 	if (optind < argc)
 		o->cmd = &argv[optind];
+	if (o->cmd && o->target_pid) {
+		fprintf(stderr, "scx_fuzz: --pid and a command contradict each other: give one\n");
+		return EXIT_USAGE;
+	}
 	return 0;
 }

@@ -26,7 +26,8 @@ static void print_log_tail(unsigned nlines)
 		fprintf(stderr, "scx_fuzz:   | %s\n", line);
 }
 
-int sched_open_load(struct sched *s, const struct fuzz_opts *o, const struct fuzz_plan *plan)
+int sched_open_load(struct sched *s, const struct fuzz_opts *o, const struct fuzz_plan *plan,
+		    const struct fuzz_knobs *knobs)
 {
 	int err;
 
@@ -42,6 +43,7 @@ int sched_open_load(struct sched *s, const struct fuzz_opts *o, const struct fuz
 	s->skel->rodata->global_queue = o->global_queue;
 	s->skel->rodata->test_fault = o->test_fault;
 	memcpy((void *)&s->skel->rodata->plan, plan, sizeof(*plan));
+	memcpy((void *)&s->skel->rodata->knobs, knobs, sizeof(*knobs));
 	if (o->test_fault == FUZZ_FAULT_VERIFIER &&
 	    (err = bpf_program__set_autoload(s->skel->progs.fuzz_verifier_reject, true))) {
 		fprintf(stderr, "scx_fuzz: cannot enable the test program: %s\n", strerror(-err));
@@ -56,6 +58,19 @@ int sched_open_load(struct sched *s, const struct fuzz_opts *o, const struct fuz
 		return EXIT_SCHED;
 	}
 	return 0;
+}
+
+/* Fuzz process `pid`'s tree: its threads and every descendant, present and future. */
+int sched_add_target(struct sched *s, pid_t pid)
+{
+	__u32 key = pid;
+	__u8 one = 1;
+	int err = bpf_map__update_elem(s->skel->maps.target_roots, &key, sizeof(key), &one,
+				       sizeof(one), BPF_ANY);
+
+	if (err)
+		fprintf(stderr, "scx_fuzz: cannot register target pid %d: %s\n", (int)pid, strerror(-err));
+	return err ? EXIT_SCHED : 0;
 }
 
 int sched_attach(struct sched *s)

@@ -17,7 +17,9 @@ struct sched {
 	struct bpf_link *link;
 };
 
-int sched_open_load(struct sched *s, const struct fuzz_opts *o, const struct fuzz_plan *plan);
+int sched_open_load(struct sched *s, const struct fuzz_opts *o, const struct fuzz_plan *plan,
+		    const struct fuzz_knobs *knobs);
+int sched_add_target(struct sched *s, pid_t pid);
 int sched_attach(struct sched *s);
 bool sched_exited(const struct sched *s);
 bool sched_exit_is_error(const struct sched *s);

@@ -16,7 +16,25 @@ static const char *const stat_names[FUZZ_NR_STATS] = {
 	[FUZZ_STAT_EMPTY] = "empty",
 	[FUZZ_STAT_GLOBAL] = "global",
 	[FUZZ_STAT_HOTPLUG] = "hotplug",
+	[FUZZ_STAT_TARGET_ENQ] = "target_enq",
+	[FUZZ_STAT_DELAYED] = "delayed",
+	[FUZZ_STAT_DELAY_NS] = "delay_ns",
+	[FUZZ_STAT_RELEASED] = "released",
+	[FUZZ_STAT_LATE_NS] = "late_ns",
+	[FUZZ_STAT_THROTTLED] = "throttled",
+	[FUZZ_STAT_MIGRATE_LLC] = "migrate_llc",
+	[FUZZ_STAT_MIGRATE_NODE] = "migrate_node",
+	[FUZZ_STAT_TARGET_RUN_NS] = "target_run_ns",
+	[FUZZ_STAT_TARGET_RUNS] = "target_runs",
+	[FUZZ_STAT_TARGET_NODE_MOVES] = "target_node_moves",
+	[FUZZ_STAT_OTHER_RUNS] = "other_runs",
+	[FUZZ_STAT_OTHER_NODE_MOVES] = "other_node_moves",
 };
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * part / whole : 0.0;
+}
 
 void stats_print(FILE *out, const uint64_t *sums)
 {
@@ -28,7 +46,12 @@ void stats_print(FILE *out, const uint64_t *sums)
 	for (int i = 0; i < FUZZ_NR_STATS; i++)
 		fprintf(out, " %s=%llu", stat_names[i], (unsigned long long)sums[i]);
 	/* local_pct: dispatches served without leaving the LLC; per_steal: batch efficiency */
-	fprintf(out, " local_pct=%.1f per_steal=%.2f\n", all ? 100.0 * local / all : 0.0,
+	fprintf(out, " local_pct=%.1f per_steal=%.2f", all ? 100.0 * local / all : 0.0,
 		steals ? (double)sums[FUZZ_STAT_STOLEN] / steals : 0.0);
+	/* how often a run started on another node than the last, targets vs the rest; delay share */
+	fprintf(out, " target_node_pct=%.2f other_node_pct=%.2f delay_pct=%.3f\n",
+		pct(sums[FUZZ_STAT_TARGET_NODE_MOVES], sums[FUZZ_STAT_TARGET_RUNS]),
+		pct(sums[FUZZ_STAT_OTHER_NODE_MOVES], sums[FUZZ_STAT_OTHER_RUNS]),
+		pct(sums[FUZZ_STAT_DELAY_NS], sums[FUZZ_STAT_TARGET_RUN_NS]));
 	fflush(out);
 }

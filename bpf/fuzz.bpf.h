@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The perturbations applied to target tasks (docs/design.md, "Fuzzing"):
+ *  - a wake-up may be held back: the task waits in its LLC's delay queue,
+ *    ordered by release time, and a timer pinned to a CPU of that LLC wakes
+ *    an idle CPU there when the earliest is due (busy CPUs release due tasks
+ *    whenever they dispatch, at least once per slice);
+ *  - vtime jitter shuffles the run order of the targets in a queue;
+ *  - a random slice moves the preemption points;
+ *  - a forced move puts a woken or released task on a CPU of another LLC, or
+ *    of the farthest NUMA node, even when its own CPU is idle.
+ * Every choice is a fuzz_draw() of (seed, thread key, event, slot).
+ */
+#ifndef FUZZ_FUZZ_BPF_H
+#define FUZZ_FUZZ_BPF_H
+
+#include "common.bpf.h"
+#include "scx_fuzz.h"
+#include "fuzz_rand.h"
+#include "topo.bpf.h"
+#include "stats.bpf.h"
+#include "target.bpf.h"
+
+static __always_inline u64 draw(const struct task_ctx *tc, u64 event, u32 slot)
+{
+	return fuzz_draw(knobs.seed, tc->key, event, slot);
+}
+
+static u64 target_slice(const struct task_ctx *tc, u64 event, u64 base)
+{
+	if (!knobs.slice_min_ns)
+		return base;
+	return fuzz_uniform(draw(tc, event, FUZZ_SLOT_SLICE), knobs.slice_min_ns, knobs.slice_max_ns);
+}
+
+static u64 target_jitter(const struct task_ctx *tc, u64 event)
+{
+	return knobs.jitter_ns ? fuzz_uniform(draw(tc, event, FUZZ_SLOT_JITTER), 0, knobs.jitter_ns) : 0;
+}
+
+/* Arm the LLC's release timer for `due` unless it already fires earlier. */
+static void arm_release(struct llc_ctx *lc, u32 llc, u64 now, u64 due)
+{
+	u64 armed = lc->timer_due_ns;
+	u64 flags = cpu_llc(bpf_get_smp_processor_id()) == llc ? BPF_F_TIMER_CPU_PIN : 0;
+
+	if (armed && time_before(now, armed) && !time_before(due, armed))
+		return;
+	lc->timer_due_ns = due;
+	bpf_timer_start(&lc->release_timer, time_before(now, due) ? due - now : 1, flags);
+}
+
+static int release_timerfn(void *map, int *key, struct llc_ctx *lc)
+{
+	lc->timer_due_ns = 0;
+	bpf_rcu_read_lock();	/* the cpumask kptr and the kick need an RCU section here */
+	kick_idle_in((const struct cpumask *)lc->cpus);
+	bpf_rcu_read_unlock();
+	return 0;
+}
+
+/* Hold a target's wake-up back for a drawn time, within its budget. */
+static bool hold_target(struct task_struct *p, struct task_ctx *tc, u64 event, u64 slice, u64 enq_flags)
+{
+	u32 llc = cpu_llc(scx_bpf_task_cpu(p));
+	struct llc_ctx *lc = llc_ctx(llc);
+	u64 now, d;
+
+	if (!lc || !fuzz_chance(draw(tc, event, FUZZ_SLOT_DELAY), knobs.delay_ppm))
+		return false;
+	d = fuzz_duration(draw(tc, event, FUZZ_SLOT_DELAY_LEN), knobs.delay_dist,
+			  knobs.delay_min_ns, knobs.delay_max_ns);
+	if (knobs.budget_ppm) {
+		if (tc->delay_credit_ns < (s64)d) {
+			stat_inc(FUZZ_STAT_THROTTLED);
+			return false;
+		}
+		tc->delay_credit_ns -= d;
+	}
+	now = bpf_ktime_get_ns();
+	tc->fair_vtime = p->scx.dsq_vtime;
+	tc->release_ns = now + d;
+	tc->held = 1;
+	dsq_insert_vtime(p, delay_dsq_id(llc), slice, now + d, enq_flags);
+	arm_release(lc, llc, now, now + d);
+	stat_inc(FUZZ_STAT_DELAYED);
+	stat_add(FUZZ_STAT_DELAY_NS, d);
+	return true;
+}
+
+/* Entry `r` (mod count) of a plan CPU list [first, last), or -1 if empty. */
+static s32 pick_from(const volatile u16 *list, u32 first, u32 last, u64 r)
+{
+	if (last <= first)
+		return -1;
+	return list[bounded(first + r % (last - first), FUZZ_MAX_CPUS)];
+}
+
+/* A CPU of another LLC (another CPU, with one LLC), or of the farthest node; -1: stay. */
+static s32 forced_cpu_for(const struct task_ctx *tc, u64 event, s32 from, u32 *stat)
+{
+	u64 where = draw(tc, event, FUZZ_SLOT_WHERE);
+	u32 llc = cpu_llc(from), node, n, l, nr_llcs = plan.nr_llcs;
+	s32 cpu;
+
+	if (llc == FUZZ_NO_LLC)
+		return -1;
+	node = bounded(llc_node(llc), FUZZ_MAX_NODES);
+	n = plan.node_nr_far[node];
+	if (knobs.far_ppm && n && fuzz_chance(draw(tc, event, FUZZ_SLOT_FAR), knobs.far_ppm)) {
+		node = bounded(plan.node_far[node][bounded(where % n, FUZZ_MAX_FAR_NODES)], FUZZ_MAX_NODES);
+		*stat = FUZZ_STAT_MIGRATE_NODE;
+		return pick_from(plan.node_cpus, plan.node_cpu_start[node],
+				 plan.node_cpu_start[bounded(node + 1, 2 * FUZZ_MAX_NODES)], where >> 8);
+	}
+	if (!knobs.migrate_ppm || !fuzz_chance(draw(tc, event, FUZZ_SLOT_MIGRATE), knobs.migrate_ppm))
+		return -1;
+	*stat = FUZZ_STAT_MIGRATE_LLC;
+	if (nr_llcs > 1) {
+		l = fuzz_uniform(where, 0, nr_llcs - 2);
+		l = l >= llc ? l + 1 : l;
+	} else {
+		l = llc;
+	}
+	l = bounded(l, FUZZ_MAX_LLCS);
+	cpu = pick_from(plan.llc_cpus, plan.llc_cpu_start[l],
+			plan.llc_cpu_start[bounded(l + 1, 2 * FUZZ_MAX_LLCS)], where >> 8);
+	if (cpu == from && nr_llcs == 1)
+		cpu = pick_from(plan.llc_cpus, plan.llc_cpu_start[l],
+				plan.llc_cpu_start[bounded(l + 1, 2 * FUZZ_MAX_LLCS)], (where >> 8) + 1);
+	return cpu == from ? -1 : cpu;
+}
+
+/*
+ * The drawn CPU if the task may go there now: allowed, online, migratable.
+ * *stat: the counter to bump once the move is done.
+ */
+static s32 forced_cpu(struct task_struct *p, const struct task_ctx *tc, u64 event, s32 from, u32 *stat)
+{
+	s32 cpu = forced_cpu_for(tc, event, from, stat);
+	const struct cpumask *online;
+
+	if (cpu < 0 || !bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
+		return -1;
+	if (bpf_core_field_exists(p->migration_disabled) && p->migration_disabled)
+		return -1;
+	online = llc_cpumask(cpu_llc(cpu));
+	if (!online || !bpf_cpumask_test_cpu(cpu, online))
+		return -1;
+	return cpu;
+}
+
+/*
+ * Move due tasks (all of them if `all`: their LLC lost its CPUs) from LLC
+ * `from`'s delay queue to `cpu`'s LLC queue, or to a forced CPU. Returns
+ * the number moved; re-arms the timer for the next one not yet due.
+ */
+static u32 release_due(u32 from, s32 cpu, bool all)
+{
+	u32 own = cpu_llc(cpu), moved = 0;
+	struct llc_ctx *lc = llc_ctx(own), *from_lc = llc_ctx(from);
+	u64 now = bpf_ktime_get_ns(), jitter;
+	struct task_struct *p;
+	struct task_ctx *tc;
+	u32 stat;
+	s32 dest;
+
+	if (!lc || !from_lc || scx_bpf_dsq_nr_queued(delay_dsq_id(from)) <= 0)
+		return 0;
+	bpf_for_each(scx_dsq, p, delay_dsq_id(from), 0) {
+		if (!all && time_before(now, p->scx.dsq_vtime)) {
+			arm_release(from_lc, from, now, p->scx.dsq_vtime);
+			break;
+		}
+		if (!(tc = task_ctx(p)))
+			continue;
+		tc->held = 0;
+		/* its vtime is now the release time: the fair one comes back when it runs */
+		tc->fair_vtime = clamp_vtime(tc->fair_vtime, lc);
+		tc->restore_vtime = 1;
+		dest = forced_cpu(p, tc, tc->events - 1, cpu, &stat);
+		if (dest >= 0) {
+			if (!scx_bpf_dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL_ON | dest, 0))
+				continue;	/* another CPU of the LLC released it first */
+			scx_bpf_kick_cpu(dest, SCX_KICK_IDLE);
+			stat_inc(stat);
+		} else {
+			jitter = target_jitter(tc, tc->events - 1);
+			scx_bpf_dsq_move_set_vtime(DSQ_ITER, clamp_vtime(tc->fair_vtime + jitter, lc));
+			if (!scx_bpf_dsq_move_vtime(DSQ_ITER, p, llc_dsq_id(own), 0))
+				continue;
+		}
+		stat_inc(FUZZ_STAT_RELEASED);
+		if (time_before(tc->release_ns, now))
+			stat_add(FUZZ_STAT_LATE_NS, now - tc->release_ns);
+		if (++moved >= FUZZ_MAX_BATCH)
+			break;
+	}
+	return moved;
+}
+
+/* ops.running: start the run clock, undo jitter, count moves between nodes. */
+static void fuzz_start_run(struct task_struct *p, struct task_ctx *tc)
+{
+	s32 cpu = scx_bpf_task_cpu(p);
+	bool moved;
+
+	tc->run_start_ns = bpf_ktime_get_ns();
+	if (tc->restore_vtime) {
+		p->scx.dsq_vtime = tc->fair_vtime;
+		tc->restore_vtime = 0;
+	}
+	if (!knobs.target_by)
+		return;
+	moved = tc->last_cpu >= 0 && llc_node(cpu_llc(tc->last_cpu)) != llc_node(cpu_llc(cpu));
+	tc->last_cpu = cpu;
+	stat_inc(tc->target ? FUZZ_STAT_TARGET_RUNS : FUZZ_STAT_OTHER_RUNS);
+	if (moved)
+		stat_inc(tc->target ? FUZZ_STAT_TARGET_NODE_MOVES : FUZZ_STAT_OTHER_NODE_MOVES);
+}
+
+/* ops.stopping, for a target: its run time, which also earns delay budget. */
+static void fuzz_charge_target(struct task_ctx *tc, u64 ran_ns)
+{
+	s64 cap = knobs.budget_ppm * (FUZZ_BUDGET_WINDOW_NS / FUZZ_PPM);
+
+	stat_add(FUZZ_STAT_TARGET_RUN_NS, ran_ns);
+	if (!knobs.budget_ppm)
+		return;
+	tc->delay_credit_ns += ran_ns * knobs.budget_ppm / FUZZ_PPM;
+	if (tc->delay_credit_ns > cap)
+		tc->delay_credit_ns = cap;
+}
+
+/* ops.enqueue found it still marked held: the kernel took it out of the delay queue. */
+static void fuzz_unhold(struct task_struct *p, struct task_ctx *tc)
+{
+	tc->held = 0;
+	p->scx.dsq_vtime = tc->fair_vtime;
+}
+
+/* ops.init: a delay queue per LLC, on the LLC's node, and its release timer. */
+static s32 fuzz_init_queues(void)
+{
+	struct llc_ctx *lc;
+	u32 idx, node;
+	s32 err;
+	int l;
+
+	if (!knobs.target_by)
+		return 0;
+	bpf_for(l, 0, plan.nr_llcs) {
+		idx = bounded(l, FUZZ_MAX_LLCS);
+		node = bounded(llc_node(idx), FUZZ_MAX_NODES);
+		err = scx_bpf_create_dsq(delay_dsq_id(idx), plan.node_os_id[node]);
+		if (err) {
+			fuzz_error("cannot create the delay DSQ of LLC %d: %d", idx, err);
+			return err;
+		}
+		lc = llc_ctx(idx);
+		if (!lc)
+			return -22;	/* -EINVAL */
+		err = bpf_timer_init(&lc->release_timer, &llc_ctxs, 1 /* CLOCK_MONOTONIC */);
+		if (!err)
+			err = bpf_timer_set_callback(&lc->release_timer, release_timerfn);
+		if (err) {
+			fuzz_error("cannot set up the release timer of LLC %d: %d", idx, err);
+			return err;
+		}
+	}
+	return 0;
+}
+
+#endif /* FUZZ_FUZZ_BPF_H */

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Which tasks are fuzzed. A process tree registered by the loader (the
+ * gated CMD child, or --pid) is fuzzed with every thread and descendant it
+ * ever has: membership is inherited at fork. --comm and --cgroup are checked
+ * again at every enqueue, because threads rename themselves and tasks move
+ * between cgroups after they are created.
+ *
+ * Each task also gets its PRNG key here: a thread created by a thread of key
+ * K as its n-th child gets fuzz_child_key(K, n), so keys depend only on the
+ * program's own order of creation, not on pids or CPUs.
+ */
+#ifndef FUZZ_TARGET_BPF_H
+#define FUZZ_TARGET_BPF_H
+
+#include "common.bpf.h"
+#include "scx_fuzz.h"
+#include "fuzz_rand.h"
+#include "task.bpf.h"
+
+const volatile struct fuzz_knobs knobs;	/* set by the loader before load */
+
+/* tgids whose trees are fuzzed, written by the loader before attach. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, u32);
+	__type(value, u8);
+	__uint(max_entries, FUZZ_MAX_ROOTS);
+} target_roots SEC(".maps");
+
+#define FUZZ_ROOT_KEY 0		/* parent key of a registered process's main thread */
+#define FUZZ_MAX_DEPTH 32	/* ancestors walked to find a tree's root at attach */
+
+static bool is_root_tgid(u32 tgid)
+{
+	return bpf_map_lookup_elem(&target_roots, &tgid) != NULL;
+}
+
+/* p, or one of its ancestors, is a registered process (for tasks that exist at attach). */
+static bool in_target_tree(struct task_struct *p)
+{
+	struct task_struct *t = p;
+	u32 tgid;
+	int i;
+
+	for (i = 0; i < FUZZ_MAX_DEPTH; i++) {
+		tgid = BPF_CORE_READ(t, tgid);
+		if (is_root_tgid(tgid))
+			return true;
+		if (tgid <= 1)
+			return false;
+		t = BPF_CORE_READ(t, real_parent);
+		if (!t)
+			return false;
+	}
+	return false;
+}
+
+static bool comm_matches(const struct task_struct *p)
+{
+	char c;
+	int i;
+
+	for (i = 0; i < FUZZ_COMM_LEN; i++) {
+		c = knobs.comm[i];
+		if (!c)
+			return knobs.comm_prefix || !p->comm[i];
+		if (p->comm[i] != c)
+			return false;
+	}
+	return true;
+}
+
+/* In the subtree of the --cgroup directory: its ancestor at that depth is it. */
+static bool in_target_cgroup(struct task_struct *p)
+{
+	struct cgroup *cg = BPF_CORE_READ(p, cgroups, dfl_cgrp), *anc = NULL;
+	u32 lvl = knobs.cgroup_level;
+
+	if (!cg || BPF_CORE_READ(cg, level) < (int)lvl || lvl > 1024)
+		return false;
+	if (bpf_probe_read_kernel(&anc, sizeof(anc), (void *)cg +
+				  bpf_core_field_offset(struct cgroup, ancestors) + lvl * sizeof(anc)))
+		return false;
+	return anc && BPF_CORE_READ(anc, kn, id) == knobs.cgroup_id;
+}
+
+static bool matches_now(struct task_struct *p)
+{
+	return ((knobs.target_by & FUZZ_TARGET_COMM) && comm_matches(p)) ||
+	       ((knobs.target_by & FUZZ_TARGET_CGROUP) && in_target_cgroup(p));
+}
+
+/* ops.init_task: tree membership and PRNG key, inherited from the creating thread. */
+static void target_init_task(struct task_struct *p, struct task_ctx *tc, bool fork)
+{
+	struct task_ctx *parent = NULL;
+
+	tc->last_cpu = -1;
+	if (!knobs.target_by || (p->flags & PF_KTHREAD))
+		return;
+	if (fork)
+		parent = bpf_task_storage_get(&task_ctxs, bpf_get_current_task_btf(), 0, 0);
+	if (parent) {
+		tc->key = fuzz_child_key(parent->key, parent->nr_children++);
+		tc->in_tree = parent->in_tree;
+	} else {
+		tc->in_tree = (knobs.target_by & FUZZ_TARGET_TREE) && in_target_tree(p);
+		/* A registered process's main thread has a fixed key; others exist already: their pid. */
+		tc->key = p->pid == p->tgid && is_root_tgid(p->tgid) ?
+			  fuzz_child_key(FUZZ_ROOT_KEY, 0) : fuzz_child_key(1, p->pid);
+	}
+	tc->target = tc->in_tree || matches_now(p);
+}
+
+/* The task's context if it is a target right now, else NULL. */
+static struct task_ctx *target_ctx(struct task_struct *p)
+{
+	struct task_ctx *tc;
+
+	if (!knobs.target_by || (p->flags & PF_KTHREAD) || !(tc = task_ctx(p)))
+		return NULL;
+	if (knobs.target_by & (FUZZ_TARGET_COMM | FUZZ_TARGET_CGROUP))
+		tc->target = tc->in_tree || matches_now(p);
+	return tc->target ? tc : NULL;
+}
+
+#endif /* FUZZ_TARGET_BPF_H */

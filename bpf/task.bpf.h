@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Per-task state, created when a task joins sched_ext (ops.init_task). */
+#ifndef FUZZ_TASK_BPF_H
+#define FUZZ_TASK_BPF_H
+
+#include "common.bpf.h"
+
+struct task_ctx {
+	u64 run_start_ns;	/* when it last got a CPU */
+	u64 key;		/* stable per-thread key of the PRNG (fuzz_child_key) */
+	u64 events;		/* fuzzing events so far: the PRNG counter */
+	u64 nr_children;	/* threads and processes it created */
+	u64 fair_vtime;		/* its vtime while held or jittered */
+	u64 release_ns;		/* while held: when it is due */
+	s64 delay_credit_ns;	/* delay budget left (token bucket) */
+	s32 last_cpu;		/* where it last ran; -1 never */
+	u8 in_tree;		/* in a registered process tree */
+	u8 target;		/* fuzzed */
+	u8 held;		/* waiting in a delay queue */
+	u8 restore_vtime;	/* queued off its fair vtime: set it back to fair_vtime when it runs */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct task_ctx);
+} task_ctxs SEC(".maps");
+
+static __always_inline struct task_ctx *task_ctx(struct task_struct *p)
+{
+	return bpf_task_storage_get(&task_ctxs, p, 0, 0);
+}
+
+#endif /* FUZZ_TASK_BPF_H */

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * How hard to fuzz: the --intensity presets, the flags that override them,
+ * and the checks that keep every perturbation far below the kernel's
+ * watchdog. Plain C, unit-tested (tests/unit/test_knobs.c).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "fuzz_rand.h"
+
+#define US 1000ULL
+#define MS (1000 * US)
+#define PCT(x) ((uint32_t)((x) * 10000))	/* percent to parts per million */
+
+struct preset {
+	const char *name;
+	struct fuzz_knobs k;
+};
+
+/*
+ * low is for production: rare, short delays (<= 1 ms) within a 1% budget.
+ * medium is the default. Slices below the kernel's tick (4 ms on Debian) only
+ * take effect at the next tick or wake-up.
+ */
+static const struct preset presets[] = {
+	{ "off", { .seed = 0 } },
+	{ "low", { .delay_ppm = PCT(2), .delay_dist = FUZZ_DIST_LOGUNIFORM,
+		   .delay_min_ns = 10 * US, .delay_max_ns = 1 * MS, .budget_ppm = PCT(1),
+		   .jitter_ns = 500 * US, .slice_min_ns = 1 * MS, .slice_max_ns = 5 * MS,
+		   .migrate_ppm = PCT(1) } },
+	{ "medium", { .delay_ppm = PCT(20), .delay_dist = FUZZ_DIST_LOGUNIFORM,
+		      .delay_min_ns = 50 * US, .delay_max_ns = 20 * MS, .jitter_ns = 10 * MS,
+		      .slice_min_ns = 200 * US, .slice_max_ns = 5 * MS,
+		      .migrate_ppm = PCT(10), .far_ppm = PCT(5) } },
+	{ "high", { .delay_ppm = PCT(40), .delay_dist = FUZZ_DIST_LOGUNIFORM,
+		    .delay_min_ns = 100 * US, .delay_max_ns = 100 * MS, .jitter_ns = 20 * MS,
+		    .slice_min_ns = 100 * US, .slice_max_ns = 3 * MS,
+		    .migrate_ppm = PCT(25), .far_ppm = PCT(10) } },
+	{ "extreme", { .delay_ppm = PCT(70), .delay_dist = FUZZ_DIST_LOGUNIFORM,
+		       .delay_min_ns = 1 * MS, .delay_max_ns = 500 * MS, .jitter_ns = 40 * MS,
+		       .slice_min_ns = 50 * US, .slice_max_ns = 2 * MS,
+		       .migrate_ppm = PCT(50), .far_ppm = PCT(25) } },
+};
+
+int intensity_preset(const char *name, struct fuzz_knobs *k)
+{
+	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
+		if (!strcmp(name, presets[i].name)) {
+			*k = presets[i].k;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* "250" (microseconds), "250us", "20ms", "1s", "500ns". */
+int parse_duration_ns(const char *s, __u64 *ns)
+{
+	static const struct { const char *unit; uint64_t mult; } units[] = {
+		{ "", US }, { "ns", 1 }, { "us", US }, { "ms", MS }, { "s", 1000 * MS },
+	};
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !(v >= 0) || v > 1e6 || s[0] == '-' || s[0] == '+')
+		return -1;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (!strcmp(end, units[i].unit)) {
+			*ns = (uint64_t)llround(v * units[i].mult);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* "MIN:MAX", each a duration, MIN <= MAX. */
+int parse_range_ns(const char *s, __u64 *lo, __u64 *hi)
+{
+	const char *colon = strchr(s, ':');
+	char first[64];
+
+	if (!colon || (size_t)(colon - s) >= sizeof(first))
+		return -1;
+	memcpy(first, s, colon - s);
+	first[colon - s] = 0;
+	if (parse_duration_ns(first, lo) || parse_duration_ns(colon + 1, hi) || *lo > *hi)
+		return -1;
+	return 0;
+}
+
+/* "12.5" or "12.5%" -> 125000 ppm. */
+int parse_percent_ppm(const char *s, __u32 *ppm)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || (*end && strcmp(end, "%")) || !(v >= 0) || v > 100)
+		return -1;
+	*ppm = (uint32_t)llround(v * 10000);
+	return 0;
+}
+
+int parse_dist(const char *s, __u32 *dist)
+{
+	if (!strcmp(s, "uniform"))
+		*dist = FUZZ_DIST_UNIFORM;
+	else if (!strcmp(s, "exp") || !strcmp(s, "exponential"))
+		*dist = FUZZ_DIST_EXP;
+	else if (!strcmp(s, "loguniform") || !strcmp(s, "log"))
+		*dist = FUZZ_DIST_LOGUNIFORM;
+	else
+		return -1;
+	return 0;
+}
+
+/*
+ * The knobs to load: the preset, then each explicitly given flag. Writes
+ * one line to `err` and returns EXIT_USAGE if the result could trip the
+ * watchdog or contradicts itself.
+ */
+int knobs_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, size_t err_len)
+{
+	const struct fuzz_knobs *x = &o->explicit_knobs;
+	unsigned set = o->knobs_set;
+
+	if (intensity_preset(o->intensity ? o->intensity : "medium", k)) {
+		snprintf(err, err_len, "unknown --intensity '%s' (off, low, medium, high, extreme)",
+			 o->intensity);
+		return EXIT_USAGE;
+	}
+	if (set & KNOB_DELAY) {
+		k->delay_min_ns = x->delay_min_ns;
+		k->delay_max_ns = x->delay_max_ns;
+		if (!(set & KNOB_DELAY_PROB) && !k->delay_ppm)
+			k->delay_ppm = PCT(20);	/* a range alone asks for delays */
+	}
+	if (set & KNOB_DELAY_PROB)
+		k->delay_ppm = x->delay_ppm;
+	if (set & KNOB_DELAY_DIST)
+		k->delay_dist = x->delay_dist;
+	if (set & KNOB_JITTER)
+		k->jitter_ns = x->jitter_ns;
+	if (set & KNOB_SLICE_RANGE) {
+		k->slice_min_ns = x->slice_min_ns;
+		k->slice_max_ns = x->slice_max_ns;
+	}
+	if (set & KNOB_MIGRATE)
+		k->migrate_ppm = x->migrate_ppm;
+	if (set & KNOB_FAR)
+		k->far_ppm = x->far_ppm;
+	if (set & KNOB_BUDGET)
+		k->budget_ppm = x->budget_ppm;
+	k->seed = o->seed;
+
+	if (k->delay_ppm && k->delay_max_ns > FUZZ_MAX_DELAY_NS) {
+		snprintf(err, err_len, "--delay maximum %.3gs could trip the kernel's %d s watchdog: "
+			 "at most 1s", k->delay_max_ns / 1e9, FUZZ_WATCHDOG_MS / 1000);
+		return EXIT_USAGE;
+	}
+	if (k->delay_ppm && !k->delay_max_ns) {
+		snprintf(err, err_len, "delays of 0 requested: give --delay MIN:MAX");
+		return EXIT_USAGE;
+	}
+	if (k->jitter_ns > FUZZ_MAX_DELAY_NS) {
+		snprintf(err, err_len, "--jitter above 1s could trip the kernel's watchdog");
+		return EXIT_USAGE;
+	}
+	if (k->slice_min_ns && (k->slice_min_ns < FUZZ_MIN_SLICE_NS || k->slice_max_ns > FUZZ_MAX_SLICE_NS)) {
+		snprintf(err, err_len, "--slice MIN:MAX must lie within 20us:1s");
+		return EXIT_USAGE;
+	}
+	if (k->budget_ppm && k->delay_ppm &&
+	    k->delay_min_ns > k->budget_ppm * (FUZZ_BUDGET_WINDOW_NS / FUZZ_PPM)) {
+		snprintf(err, err_len, "--budget %.2g%% allows at most %.3gms of delay per second of run "
+			 "time, less than the --delay minimum", k->budget_ppm / 1e4,
+			 k->budget_ppm * (FUZZ_BUDGET_WINDOW_NS / FUZZ_PPM) / 1e6);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
