@@ -35,8 +35,9 @@ LIB_OBJS    := $(filter-out $(BUILD)/loader/main.o,$(LOADER_OBJS))
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 UNIT_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRCS))
 
-# Small static programs the VM tests and benchmarks run in the guest.
-PROGS := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c))
+# Small static programs the VM tests and benchmarks run in the guest, and the racy examples.
+PROGS := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c)) \
+	$(patsubst examples/%.c,$(BUILD)/progs/%,$(wildcard examples/*.c))
 
 .PHONY: all deps test unit-test vm-test demo clean distclean help
 all: $(BUILD)/scx_fuzz $(PROGS)
@@ -90,6 +91,10 @@ $(BUILD)/scx_fuzz: $(LOADER_OBJS)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
 $(BUILD)/progs/%: tests/progs/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)$(CC) $(CFLAGS) -static -pthread $< -o $@
+
+$(BUILD)/progs/%: examples/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) -static -pthread $< -o $@
 

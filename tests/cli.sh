@@ -19,6 +19,22 @@ check 0 '^usage: scx_fuzz' "--help prints usage" "$bin" --help
 check 0 '^scx_fuzz [0-9]+\.[0-9]+' "--version" "$bin" --version
 check 2 "^scx_fuzz: invalid option: '--frobnicate'" "unknown flag: exit 2, one line" "$bin" --frobnicate -- true
 check 2 "invalid --slice" "bad --slice value: exit 2" "$bin" --slice x -- true
+# Fuzzing flags: checked before anything touches the kernel.
+check 2 "^scx_fuzz: invalid --intensity \(off, low, medium, high, extreme\): 'wild'" \
+	"unknown --intensity: exit 2" "$bin" --intensity wild -- true
+check 2 "^scx_fuzz: --delay maximum 5s could trip the kernel's 10 s watchdog: at most 1s$" \
+	"a delay that could trip the watchdog is refused" "$bin" --delay 1ms:5s -- true
+check 2 "^scx_fuzz: invalid --delay \(MIN:MAX" "--delay with MIN > MAX: exit 2" "$bin" --delay 5ms:1ms -- true
+check 2 "^scx_fuzz: --pid and a command contradict each other" "--pid with a command: exit 2" \
+	"$bin" --pid 1 -- true
+check 2 "^scx_fuzz: no process with pid 4194000$" "--pid of no process: exit 2" "$bin" --pid 4194000
+check 2 "^scx_fuzz: --budget 1% allows at most 10ms of delay per second of run time, less than the --delay minimum$" \
+	"--budget too small for the --delay minimum: exit 2" "$bin" --budget 1 --delay 20ms:50ms -- true
+check 2 "^scx_fuzz: invalid --comm" "--comm longer than a thread name: exit 2" \
+	"$bin" --comm abcdefghijklmnopq -- true
+check 2 "^scx_fuzz: invalid --slice range" "--slice MIN:MAX malformed: exit 2" "$bin" --slice 1ms: -- true
+check 2 "^scx_fuzz: --slice MIN:MAX must lie within 20us:1s$" "--slice range below 20us: exit 2" \
+	"$bin" --slice 1us:1ms -- true
 if command -v setpriv >/dev/null; then
 	check 3 '^scx_fuzz: must run as root' "not root: exit 3, one line" \
 		setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" -- true

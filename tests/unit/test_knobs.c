@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Intensity presets, fuzzing-flag parsers, and the watchdog-safety checks (loader/knobs.c). */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "fuzz_rand.h"
+
+Test(knobs, durations)
+{
+	__u64 ns, lo, hi;
+
+	cr_assert_eq(parse_duration_ns("250", &ns), 0);
+	cr_assert_eq(ns, 250000, "a bare number is microseconds");
+	cr_assert(!parse_duration_ns("20ms", &ns) && ns == 20000000);
+	cr_assert(!parse_duration_ns("1.5s", &ns) && ns == 1500000000);
+	cr_assert(!parse_duration_ns("500ns", &ns) && ns == 500);
+	cr_assert(!parse_duration_ns("50us", &ns) && ns == 50000);
+	cr_assert_neq(parse_duration_ns("-1ms", &ns), 0);
+	cr_assert_neq(parse_duration_ns("5 ms", &ns), 0);
+	cr_assert_neq(parse_duration_ns("5h", &ns), 0);
+	cr_assert_neq(parse_duration_ns("", &ns), 0);
+	cr_assert(!parse_range_ns("50us:20ms", &lo, &hi) && lo == 50000 && hi == 20000000);
+	cr_assert_neq(parse_range_ns("20ms:50us", &lo, &hi), 0, "MIN above MAX");
+	cr_assert_neq(parse_range_ns("20ms", &lo, &hi), 0);
+	cr_assert_neq(parse_range_ns(":5ms", &lo, &hi), 0);
+}
+
+Test(knobs, percents_and_dists)
+{
+	__u32 v;
+
+	cr_assert(!parse_percent_ppm("12.5", &v) && v == 125000);
+	cr_assert(!parse_percent_ppm("1%", &v) && v == 10000);
+	cr_assert(!parse_percent_ppm("100", &v) && v == FUZZ_PPM);
+	cr_assert_neq(parse_percent_ppm("101", &v), 0);
+	cr_assert_neq(parse_percent_ppm("-1", &v), 0);
+	cr_assert_neq(parse_percent_ppm("x", &v), 0);
+	cr_assert(!parse_dist("exp", &v) && v == FUZZ_DIST_EXP);
+	cr_assert(!parse_dist("loguniform", &v) && v == FUZZ_DIST_LOGUNIFORM);
+	cr_assert_neq(parse_dist("gauss", &v), 0);
+}
+
+/* Every preset is safe as it is, and intensity grows monotonically. */
+Test(knobs, presets_are_safe_and_ordered)
+{
+	const char *names[] = { "off", "low", "medium", "high", "extreme" };
+	struct fuzz_knobs prev = { 0 }, k;
+
+	for (int i = 0; i < 5; i++) {
+		struct fuzz_opts o = { .intensity = names[i] };
+		char err[256];
+
+		cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), 0, "%s: %s", names[i], err);
+		cr_assert_leq(k.delay_max_ns, FUZZ_MAX_DELAY_NS, "%s", names[i]);
+		cr_assert_geq(k.delay_ppm, prev.delay_ppm, "%s", names[i]);
+		cr_assert_geq(k.delay_max_ns, prev.delay_max_ns, "%s", names[i]);
+		cr_assert_geq(k.far_ppm, prev.far_ppm, "%s", names[i]);
+		prev = k;
+	}
+	struct fuzz_opts low = { .intensity = "low" };
+	char err[256];
+
+	knobs_resolve(&low, &k, err, sizeof(err));
+	cr_assert_eq(k.budget_ppm, 10000, "low keeps a 1%% budget");
+	cr_assert_leq(k.delay_max_ns, 1000000, "low's delays are at most 1 ms");
+	cr_assert_eq(intensity_preset("wild", &k), -1);
+}
+
+Test(knobs, explicit_flags_override_the_preset)
+{
+	struct fuzz_opts o = { .intensity = "off", .seed = 99, .knobs_set = KNOB_DELAY | KNOB_FAR };
+	struct fuzz_knobs k;
+	char err[256];
+
+	o.explicit_knobs.delay_min_ns = 1000;
+	o.explicit_knobs.delay_max_ns = 2000;
+	o.explicit_knobs.far_ppm = 5;
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(k.delay_min_ns, 1000);
+	cr_assert_eq(k.far_ppm, 5);
+	cr_assert_gt(k.delay_ppm, 0, "a --delay range alone turns delays on");
+	cr_assert_eq(k.migrate_ppm, 0, "the rest of 'off' stays off");
+	cr_assert_eq(k.seed, 99);
+}
+
+Test(knobs, unsafe_combinations_refused)
+{
+	struct fuzz_opts o = { .knobs_set = KNOB_DELAY };
+	struct fuzz_knobs k;
+	char err[256];
+
+	o.explicit_knobs.delay_max_ns = 2 * FUZZ_MAX_DELAY_NS;
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), EXIT_USAGE);
+	cr_assert(strstr(err, "watchdog"), "%s", err);
+
+	o = (struct fuzz_opts){ .knobs_set = KNOB_BUDGET | KNOB_DELAY };
+	o.explicit_knobs.budget_ppm = 10000;	/* 1%: 10 ms per second of run time */
+	o.explicit_knobs.delay_min_ns = 20000000;
+	o.explicit_knobs.delay_max_ns = 30000000;
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), EXIT_USAGE);
+	cr_assert(strstr(err, "--budget"), "%s", err);
+
+	o = (struct fuzz_opts){ .knobs_set = KNOB_SLICE_RANGE };
+	o.explicit_knobs.slice_min_ns = 1000;
+	o.explicit_knobs.slice_max_ns = 2000000;
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), EXIT_USAGE);
+}

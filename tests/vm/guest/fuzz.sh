@@ -1,0 +1,78 @@
+# The fuzzing engine on a small machine: the seed's expiry race, determinism of
+# the seed, the low intensity's delay budget, and each way to pick targets.
+# Runs in the guest. usage: fuzz.sh [RUNS_DEFAULT [RUNS_FUZZ]]
+. ./lib.sh
+runs_default=${1:-20} runs_fuzz=${2:-10}
+
+# 1. Calibrated quiet under the default scheduler.
+fails=0
+for i in $(seq "$runs_default"); do ./expiry >/dev/null 2>&1 || fails=$((fails + 1)); done
+expect_cmp "$fails" "==" 0 "expiry never fails in $runs_default runs under the default scheduler"
+
+# 2. At --intensity medium it fails in most runs, each within seconds.
+fails=0 slow=0 failed_seed=
+for i in $(seq "$runs_fuzz"); do
+	seed=$((1000 + i)) t0=$(date +%s)
+	./scx_fuzz --intensity medium --seed "$seed" -- ./expiry >"$OUT" 2>&1
+	rc=$? t=$(($(date +%s) - t0))
+	echo "    | seed $seed: exit $rc in ${t}s: $(grep '^expiry:' "$OUT")"
+	grep -q "seed $seed (repeat with --seed $seed)" "$OUT" || echo "not ok - seed $seed not printed"
+	[ $t -le 30 ] || slow=$((slow + 1))
+	if [ $rc = 1 ]; then fails=$((fails + 1)); failed_seed=${failed_seed:-$seed}; fi
+done
+expect_cmp "$fails" ">" $((runs_fuzz / 2)) "expiry fails in most of $runs_fuzz runs at --intensity medium"
+expect_cmp "$slow" "==" 0 "every fuzzed run ends within 30 s"
+
+# 3. The seed that failed fails again.
+if [ -n "$failed_seed" ]; then
+	run_cmd ./scx_fuzz --seed "$failed_seed" -- ./expiry
+	expect_rc 1 "seed $failed_seed reproduces the failure"
+fi
+
+# 4. --intensity low: delays happen, and stay within 1% of the targets' run time.
+run_cmd ./scx_fuzz --intensity low --stats 5 -- hackbench -T -g 2 -l 4000
+expect_rc 0 "hackbench completes at --intensity low"
+expect_cmp "$(stat delayed)" ">" 0 "low intensity injects delays"
+expect_cmp "$(stat delay_pct)" "<=" 1.0 "injected delay within 1% of run time (budget)"
+
+# 5. Only targets are fuzzed: a CMD's forked descendants are, the rest is not.
+run_cmd ./scx_fuzz --stats 5 -- sh -c './expiry -n 100 -t 1000; sh -c "./expiry -n 100 -t 1000"'
+expect_rc 0 "a tree of processes runs under the fuzzer"
+expect_cmp "$(stat target_runs)" ">" 100 "the command's descendants are targets"
+
+# 6. --comm, --cgroup and --pid pick targets in a running system.
+bg_fuzz() {  # OPTIONS...: scx_fuzz in the background until fuzz_stop
+	./scx_fuzz --stats 60 "$@" >"$OUT" 2>&1 &
+	FUZZ_PID=$!
+	wait_state enabled 20
+}
+fuzz_stop() {
+	kill -INT $FUZZ_PID
+	wait $FUZZ_PID
+	RC=$?
+	sed 's/^/    | /' "$OUT"
+}
+bg_fuzz --comm 'expir*'
+./expiry -n 100 -t 1000 >/dev/null
+fuzz_stop
+expect_rc 0 "--comm: detached on SIGINT"
+expect_cmp "$(stat target_runs)" ">" 50 "--comm: threads named expir* are targets"
+
+mkdir -p /sys/fs/cgroup/fuzzed
+bg_fuzz --cgroup fuzzed
+sh -c 'echo $$ > /sys/fs/cgroup/fuzzed/cgroup.procs; exec ./expiry -n 100 -t 1000' >/dev/null
+fuzz_stop
+expect_cmp "$(stat target_runs)" ">" 50 "--cgroup: tasks in the cgroup are targets"
+
+sh -c 'for i in $(seq 300); do sleep 0.01; done' &
+victim=$!
+bg_fuzz --pid $victim
+wait $victim
+fuzz_stop
+expect_cmp "$(stat target_runs)" ">" 50 "--pid: the process tree of a running pid is a target"
+
+run_cmd ./scx_fuzz --cgroup no/such/group -- true
+expect_rc 2 "unknown cgroup: usage error"
+expect_out "^scx_fuzz: no cgroup 'no/such/group'" "unknown cgroup: one clear line"
+expect_state disabled "detached at the end"
+echo "ok - guest script completed"; exit 0

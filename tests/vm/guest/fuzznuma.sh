@@ -1,0 +1,37 @@
+# Fuzzing on a multi-node machine: forced moves across nodes reach the targets
+# (and only them), and a non-target hackbench beside a fuzzed target keeps its
+# throughput. Runs in the guest. usage: fuzznuma.sh [ROUNDS]
+. ./lib.sh
+rounds=${1:-2}
+hb() {  # one hackbench run; prints its time in seconds
+	hackbench -g 2 -l 300 2>&1 | sed -n 's/^Time: //p'
+}
+target='while :; do ./expiry -n 200 -t 100000 >/dev/null; done'
+alone= beside=
+for r in $(seq "$rounds"); do
+	# alone: scx_fuzz attached, nothing targeted
+	./scx_fuzz >/tmp/alone.log 2>&1 &
+	pid=$!
+	wait_state enabled 20
+	alone="$alone $(hb)"
+	kill -INT $pid; wait $pid
+	# beside: the same, with a fuzzed target tree running (-intensity high)
+	./scx_fuzz --intensity high --stats 600 -- sh -c "$target" >"$OUT" 2>&1 &
+	pid=$!
+	wait_state enabled 20
+	beside="$beside $(hb)"
+	pkill -INT -P $pid sh 2>/dev/null
+	kill -INT $pid; wait $pid
+	sed 's/^/    | /' "$OUT" | grep -v '^    | $'
+done
+median() { echo "$@" | tr ' ' '\n' | grep . | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+a=$(median $alone) b=$(median $beside)
+echo "    | hackbench seconds alone:$alone beside a fuzzed target:$beside"
+expect_cmp "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')" ">=" 0.8 \
+	"non-target hackbench throughput beside a fuzzed target, relative to alone"
+expect_cmp "$(stat migrate_node)" ">" 0 "forced moves to the farthest node happened"
+expect_cmp "$(stat target_node_moves)" ">" 0 "targets ran on another node than their last run"
+expect_cmp "$(stat target_node_pct)" ">" "$(stat other_node_pct)" \
+	"targets change node more often than non-targets (forced moves)"
+expect_state disabled "detached at the end"
+echo "ok - guest script completed"; exit 0
