@@ -64,9 +64,12 @@ sh -c 'echo $$ > /sys/fs/cgroup/fuzzed/cgroup.procs; exec ./expiry -n 100 -t 100
 fuzz_stop
 expect_cmp "$(stat target_runs)" ">" 50 "--cgroup: tasks in the cgroup are targets"
 
-sh -c 'for i in $(seq 300); do sleep 0.01; done' &
+rm -f /tmp/stop
+sh -c 'while [ ! -e /tmp/stop ]; do sleep 0.01; done' &
 victim=$!
 bg_fuzz --pid $victim
+sleep 2
+touch /tmp/stop
 wait $victim
 fuzz_stop
 expect_cmp "$(stat target_runs)" ">" 50 "--pid: the process tree of a running pid is a target"
