@@ -11,8 +11,8 @@ run_mode() {  # MODE CMD...: run CMD under the mode, output on stdout
 	mode=$1; shift
 	case $mode in
 	default) "$@" ;;
-	scx_fuzz) ./scx_fuzz -- "$@" 2>/dev/null ;;
-	global) ./scx_fuzz --global-queue -- "$@" 2>/dev/null ;;
+	scx_fuzz) ./scx_fuzz --intensity off -- "$@" 2>/dev/null ;;
+	global) ./scx_fuzz --intensity off --global-queue -- "$@" 2>/dev/null ;;
 	esac
 }
 

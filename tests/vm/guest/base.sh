@@ -6,7 +6,7 @@
 dur=${1:-60}
 n=$(nproc)
 
-run_cmd ./scx_fuzz --stats 10 -- sh -c "
+run_cmd ./scx_fuzz --intensity off --stats 10 -- sh -c "
 	end=\$((\$(date +%s) + $dur))
 	( while [ \$(date +%s) -lt \$end ]; do hackbench -g $((n / 16 + 1)) -l 50 >/dev/null || exit 1; done
 	  echo hackbench-loop-done ) &
