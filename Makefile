@@ -39,7 +39,7 @@ UNIT_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRCS))
 PROGS := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c)) \
 	$(patsubst examples/%.c,$(BUILD)/progs/%,$(wildcard examples/*.c))
 
-.PHONY: all deps test unit-test vm-test demo clean distclean help
+.PHONY: all deps test unit-test vm-test demo install clean distclean help
 all: $(BUILD)/scx_fuzz $(PROGS)
 
 help:
@@ -49,6 +49,7 @@ help:
 	@echo "make unit-test  Criterion unit tests only"
 	@echo "make vm-test    VM tests only (VM_KERNELS='oldest newest' to choose)"
 	@echo "make demo       boot an emulated machine and run a workload under scx_fuzz"
+	@echo "make install    install scx_fuzz and its man page under PREFIX (default /usr/local)"
 	@echo "make clean      remove $(BUILD)/"
 	@echo "V=1 shows full commands."
 
@@ -116,6 +117,10 @@ test: $(BUILD)/scx_fuzz $(PROGS) $(BUILD)/unit-tests | $(DEPS_OK)
 
 demo: $(BUILD)/scx_fuzz | $(DEPS_OK)
 	$(Q)./tests/vm/demo
+
+install: $(BUILD)/scx_fuzz
+	install -D -m 755 $(BUILD)/scx_fuzz $(DESTDIR)$(PREFIX)/bin/scx_fuzz
+	install -D -m 644 docs/scx_fuzz.1 $(DESTDIR)$(PREFIX)/share/man/man1/scx_fuzz.1
 
 clean:
 	rm -rf $(BUILD)

@@ -20,10 +20,14 @@
 #include "topo.bpf.h"
 #include "stats.bpf.h"
 #include "target.bpf.h"
+#include "trace.bpf.h"
+
+/* The current run's seed: in .bss, so a campaign gives each run its own without reloading. */
+volatile __u64 run_seed;
 
 static __always_inline u64 draw(const struct task_ctx *tc, u64 event, u32 slot)
 {
-	return fuzz_draw(knobs.seed, tc->key, event, slot);
+	return fuzz_draw(run_seed, tc->key, event, slot);
 }
 
 static u64 target_slice(const struct task_ctx *tc, u64 event, u64 base)
@@ -85,6 +89,7 @@ static bool hold_target(struct task_struct *p, struct task_ctx *tc, u64 event, u
 	arm_release(lc, llc, now, now + d);
 	stat_inc(FUZZ_STAT_DELAYED);
 	stat_add(FUZZ_STAT_DELAY_NS, d);
+	trace_event(p, FUZZ_EV_DELAY, d);
 	return true;
 }
 
@@ -184,6 +189,8 @@ static u32 release_due(u32 from, s32 cpu, bool all)
 				continue;	/* another CPU of the LLC released it first */
 			scx_bpf_kick_cpu(dest, SCX_KICK_IDLE);
 			stat_inc(stat);
+			trace_event(p, stat == FUZZ_STAT_MIGRATE_NODE ? FUZZ_EV_MIGRATE_NODE :
+				    FUZZ_EV_MIGRATE_LLC, dest);
 		} else {
 			jitter = target_jitter(tc, tc->events - 1);
 			scx_bpf_dsq_move_set_vtime(DSQ_ITER, clamp_vtime(tc->fair_vtime + jitter, lc));
@@ -193,6 +200,7 @@ static u32 release_due(u32 from, s32 cpu, bool all)
 		stat_inc(FUZZ_STAT_RELEASED);
 		if (time_before(tc->release_ns, now))
 			stat_add(FUZZ_STAT_LATE_NS, now - tc->release_ns);
+		trace_event(p, FUZZ_EV_RELEASE, time_before(tc->release_ns, now) ? now - tc->release_ns : 0);
 		if (++moved >= FUZZ_MAX_BATCH)
 			break;
 	}
@@ -212,19 +220,23 @@ static void fuzz_start_run(struct task_struct *p, struct task_ctx *tc)
 	}
 	if (!knobs.target_by)
 		return;
+	promote_root(p, tc);
 	moved = tc->last_cpu >= 0 && llc_node(cpu_llc(tc->last_cpu)) != llc_node(cpu_llc(cpu));
 	tc->last_cpu = cpu;
 	stat_inc(tc->target ? FUZZ_STAT_TARGET_RUNS : FUZZ_STAT_OTHER_RUNS);
+	if (tc->target)
+		trace_event(p, FUZZ_EV_RUN, p->scx.slice);
 	if (moved)
 		stat_inc(tc->target ? FUZZ_STAT_TARGET_NODE_MOVES : FUZZ_STAT_OTHER_NODE_MOVES);
 }
 
 /* ops.stopping, for a target: its run time, which also earns delay budget. */
-static void fuzz_charge_target(struct task_ctx *tc, u64 ran_ns)
+static void fuzz_charge_target(struct task_struct *p, struct task_ctx *tc, u64 ran_ns)
 {
 	s64 cap = knobs.budget_ppm * (FUZZ_BUDGET_WINDOW_NS / FUZZ_PPM);
 
 	stat_add(FUZZ_STAT_TARGET_RUN_NS, ran_ns);
+	trace_event(p, FUZZ_EV_STOP, ran_ns);
 	if (!knobs.budget_ppm)
 		return;
 	tc->delay_credit_ns += ran_ns * knobs.budget_ppm / FUZZ_PPM;

@@ -163,6 +163,7 @@ static void fuzz_enqueue_target(struct task_struct *p, struct task_ctx *tc, u64 
 	if (cpu >= 0) {
 		insert_on_cpu(p, cpu, slice, enq_flags);
 		stat_inc(stat);
+		trace_event(p, stat == FUZZ_STAT_MIGRATE_NODE ? FUZZ_EV_MIGRATE_NODE : FUZZ_EV_MIGRATE_LLC, cpu);
 	} else {
 		enqueue_llc(p, tc, slice, target_jitter(tc, event), enq_flags);
 	}
@@ -329,7 +330,7 @@ void FUZZ_OPS(fuzz_stopping, struct task_struct *p, bool runnable)
 	if (tc && tc->run_start_ns && now > tc->run_start_ns) {
 		p->scx.dsq_vtime += (now - tc->run_start_ns) * 100 / p->scx.weight;
 		if (tc->target)
-			fuzz_charge_target(tc, now - tc->run_start_ns);
+			fuzz_charge_target(p, tc, now - tc->run_start_ns);
 	}
 }
 

@@ -19,6 +19,7 @@
 #include "task.bpf.h"
 
 const volatile struct fuzz_knobs knobs;	/* set by the loader before load */
+const volatile __u32 loader_tgid;		/* its children may become roots once registered */
 
 /* tgids whose trees are fuzzed, written by the loader before attach. */
 struct {
@@ -91,6 +92,21 @@ static bool matches_now(struct task_struct *p)
 	       ((knobs.target_by & FUZZ_TARGET_CGROUP) && in_target_cgroup(p));
 }
 
+/*
+ * A child of the loader becomes a root once the loader has registered its
+ * pid: checked at its enqueues and runs, and when it creates a thread, so
+ * that everything it creates after registration inherits membership.
+ */
+static void promote_root(struct task_struct *p, struct task_ctx *tc)
+{
+	if (!tc->maybe_root || !is_root_tgid(p->tgid))
+		return;
+	tc->maybe_root = 0;
+	tc->in_tree = 1;
+	tc->target = 1;
+	tc->key = fuzz_child_key(FUZZ_ROOT_KEY, 0);
+}
+
 /* ops.init_task: tree membership and PRNG key, inherited from the creating thread. */
 static void target_init_task(struct task_struct *p, struct task_ctx *tc, bool fork)
 {
@@ -102,8 +118,11 @@ static void target_init_task(struct task_struct *p, struct task_ctx *tc, bool fo
 	if (fork)
 		parent = bpf_task_storage_get(&task_ctxs, bpf_get_current_task_btf(), 0, 0);
 	if (parent) {
+		promote_root(bpf_get_current_task_btf(), parent);
 		tc->key = fuzz_child_key(parent->key, parent->nr_children++);
 		tc->in_tree = parent->in_tree;
+		/* forked by the loader: registered as a root after fork returns, checked at enqueue */
+		tc->maybe_root = (bpf_get_current_pid_tgid() >> 32) == loader_tgid;
 	} else {
 		tc->in_tree = (knobs.target_by & FUZZ_TARGET_TREE) && in_target_tree(p);
 		/* A registered process's main thread has a fixed key; others exist already: their pid. */
@@ -120,6 +139,7 @@ static struct task_ctx *target_ctx(struct task_struct *p)
 
 	if (!knobs.target_by || (p->flags & PF_KTHREAD) || !(tc = task_ctx(p)))
 		return NULL;
+	promote_root(p, tc);
 	if (knobs.target_by & (FUZZ_TARGET_COMM | FUZZ_TARGET_CGROUP))
 		tc->target = tc->in_tree || matches_now(p);
 	return tc->target ? tc : NULL;

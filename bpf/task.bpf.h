@@ -15,6 +15,7 @@ struct task_ctx {
 	s64 delay_credit_ns;	/* delay budget left (token bucket) */
 	s32 last_cpu;		/* where it last ran; -1 never */
 	u8 in_tree;		/* in a registered process tree */
+	u8 maybe_root;		/* a child of the loader: a root once its pid is registered */
 	u8 target;		/* fuzzed */
 	u8 held;		/* waiting in a delay queue */
 	u8 restore_vtime;	/* queued off its fair vtime: set it back to fair_vtime when it runs */

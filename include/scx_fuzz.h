@@ -71,7 +71,6 @@ enum fuzz_target_by {
  * flags that override it. Probabilities in parts per million, times in ns.
  */
 struct fuzz_knobs {
-	__u64 seed;
 	__u32 target_by;		/* enum fuzz_target_by; 0: nothing is fuzzed */
 	__u32 delay_ppm;		/* chance a target wake-up is held back */
 	__u32 delay_dist;		/* enum fuzz_dist */
@@ -112,6 +111,7 @@ enum fuzz_stat {
 	FUZZ_STAT_TARGET_NODE_MOVES,	/* ... on another node than its last run */
 	FUZZ_STAT_OTHER_RUNS,		/* times a non-target got a CPU */
 	FUZZ_STAT_OTHER_NODE_MOVES,	/* ... on another node than its last run */
+	FUZZ_STAT_TRACE_LOST,		/* trace events dropped: the ring buffer was full */
 	FUZZ_NR_STATS,
 };
 
@@ -147,6 +147,28 @@ struct fuzz_plan {
 	__u8 node_far[FUZZ_MAX_NODES][FUZZ_MAX_FAR_NODES];
 	__u8 distance[FUZZ_MAX_NODES][FUZZ_MAX_NODES];
 };
+
+/* --trace: what the scheduler did to a target thread, through a BPF ring buffer. */
+enum fuzz_trace_kind {
+	FUZZ_EV_RUN,		/* got a CPU; value: its slice (ns) */
+	FUZZ_EV_STOP,		/* left the CPU; value: ns it ran */
+	FUZZ_EV_DELAY,		/* wake-up held back; value: delay (ns) */
+	FUZZ_EV_RELEASE,	/* held task released; value: ns past its release time */
+	FUZZ_EV_MIGRATE_LLC,	/* forced onto another LLC / CPU; value: that CPU */
+	FUZZ_EV_MIGRATE_NODE,	/* forced onto the farthest node; value: that CPU */
+	FUZZ_NR_EV,
+};
+
+struct fuzz_trace_event {
+	__u64 ts_ns;		/* CLOCK_MONOTONIC */
+	__u64 value;
+	__u32 tid, tgid;
+	__u16 cpu, kind;	/* the CPU it happened on; enum fuzz_trace_kind */
+	char comm[16];
+	__u32 _pad;
+};
+
+#define FUZZ_TRACE_RB_BYTES (16u << 20)	/* ring buffer size when tracing */
 
 /* Filled by ops.exit: why the kernel detached the scheduler. */
 struct fuzz_exit_record {

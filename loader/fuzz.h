@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -16,6 +18,7 @@
 enum fuzz_exit_status {
 	EXIT_USAGE = 2,		/* bad flags or input */
 	EXIT_SCHED = 3,		/* could not attach, or the kernel ejected the scheduler */
+	EXIT_HANG = 124,	/* a single run outlived --timeout (as timeout(1) says) */
 	EXIT_NOT_EXEC = 126,	/* CMD exists but cannot be executed */
 	EXIT_NOT_FOUND = 127,	/* CMD not found */
 };
@@ -42,7 +45,25 @@ struct fuzz_opts {
 	bool seed_set;
 	struct fuzz_knobs explicit_knobs;	/* values of the flags in knobs_set */
 	unsigned knobs_set;		/* enum fuzz_knob_flags */
+	/* the runner */
+	unsigned long repeat;		/* --repeat N: at most N runs; 0: not given */
+	enum { UNTIL_NONE, UNTIL_FAILURE, UNTIL_SUCCESS } until;
+	double timeout_s;		/* a run longer than this is a hang; 0: none */
+	const char *fail_on;		/* a run whose output matches this regex failed */
+	const char *json_path;		/* --json FILE */
+	const char *trace_path;		/* --trace FILE */
+	int argc;			/* scx_fuzz's own argv, for the reproduction line */
+	char **argv;
 };
+
+/* A campaign is several runs: --repeat or --until-*. */
+static inline bool is_campaign(const struct fuzz_opts *o)
+{
+	return o->repeat || o->until != UNTIL_NONE;
+}
+
+/* main.c: the SIGINT/SIGTERM received, 0 if none */
+extern volatile sig_atomic_t fuzz_stop_signal;
 
 /* opts.c: returns 0, or EXIT_USAGE after printing why; *done set for --help/--version. */
 int parse_opts(int argc, char **argv, struct fuzz_opts *o, bool *done, FILE *out);
@@ -71,10 +92,23 @@ struct target {
 	int exec_err_fd;	/* read end: receives errno if exec fails */
 };
 int resolve_cmd(const char *name, char *path, size_t path_len);
-int target_spawn(struct target *t, char **argv);
+int target_spawn(struct target *t, char **argv, int out_fd);
 int target_release(struct target *t);
 int target_wait(struct target *t, bool block, int *status);
 int exit_status_of(int wait_status);
+
+/* opts.c's option table, re-read by repro.c. */
+extern const struct option fuzz_longopts[];
+extern const char fuzz_shortopts[];
+
+/* repro.c: per-run seeds and the line that repeats a run. */
+__u64 run_seed_of(__u64 campaign_seed, unsigned long run);
+void format_repro(int argc, char **argv, __u64 seed, char *buf, size_t len);
+
+/* tree.c: the target's process tree; we are its subreaper. */
+int tree_init(void);
+void tree_kill(void);
+int tree_reap(pid_t main, int *status);
 
 /* stats.c: one line of summed counters, with the ratios that matter. */
 void stats_print(FILE *out, const uint64_t *sums);

@@ -28,7 +28,7 @@ struct preset {
  * take effect at the next tick or wake-up.
  */
 static const struct preset presets[] = {
-	{ "off", { .seed = 0 } },
+	{ "off", { .target_by = 0 } },
 	{ "low", { .delay_ppm = PCT(2), .delay_dist = FUZZ_DIST_LOGUNIFORM,
 		   .delay_min_ns = 10 * US, .delay_max_ns = 1 * MS, .budget_ppm = PCT(1),
 		   .jitter_ns = 500 * US, .slice_min_ns = 1 * MS, .slice_max_ns = 5 * MS,
@@ -159,7 +159,6 @@ int knobs_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, si
 		k->far_ppm = x->far_ppm;
 	if (set & KNOB_BUDGET)
 		k->budget_ppm = x->budget_ppm;
-	k->seed = o->seed;
 
 	if (k->delay_ppm && k->delay_max_ns > FUZZ_MAX_DELAY_NS) {
 		snprintf(err, err_len, "--delay maximum %.3gs could trip the kernel's %d s watchdog: "

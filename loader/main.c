@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,14 +16,13 @@
 #include <sys/utsname.h>
 
 #include "fuzz.h"
+#include "campaign.h"
 #include "sched.h"
 #include "topo.h"
 
-static volatile sig_atomic_t stop_signal;
-
 static void on_stop(int sig)
 {
-	stop_signal = sig;
+	fuzz_stop_signal = sig;
 }
 
 static void install_signals(void)
@@ -42,56 +42,31 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* One poll period: short enough to notice exits quickly, long enough to cost nothing. */
-static void nap(void)
+/* Without a command: stay attached until SIGINT/SIGTERM or an ejection. */
+static void stay_attached(struct sched *s, const struct fuzz_opts *o, bool *ejected)
 {
-	struct timespec ts = { 0, 50 * 1000 * 1000 };
-
-	nanosleep(&ts, NULL);
-}
-
-/* Supervise until the target exits, or (without a target) a stop signal. */
-static int supervise(struct sched *s, struct target *t, const struct fuzz_opts *o, bool *ejected)
-{
-	int forwarded = 0, wstatus = 0, r;
+	struct timespec nap = { 0, 50 * 1000 * 1000 };
 	double next_stats = now_s() + o->stats_interval_s;
 
-	for (;;) {
-		if (stop_signal && stop_signal != forwarded) {
-			forwarded = stop_signal;
-			if (!t)
-				return 0;
-			kill(t->pid, forwarded);	/* the target decides how to stop */
-		}
-		if (!*ejected && sched_exited(s)) {
+	while (!fuzz_stop_signal) {
+		if (sched_exited(s)) {
 			*ejected = true;
-			fprintf(stderr, "scx_fuzz: the kernel ejected the scheduler%s\n",
-				t ? "; the target goes on under the default scheduler" : "");
+			fprintf(stderr, "scx_fuzz: the kernel ejected the scheduler\n");
 			sched_print_exit(s);
-			if (!t)
-				return 0;
-		}
-		if (t) {
-			r = target_wait(t, false, &wstatus);
-			if (r < 0) {
-				fprintf(stderr, "scx_fuzz: cannot wait for the target: %s\n", strerror(-r));
-				return EXIT_SCHED;
-			}
-			if (r)
-				return exit_status_of(wstatus);
+			return;
 		}
 		if (o->stats_interval_s && now_s() >= next_stats) {
 			sched_print_stats(s, stderr);
 			next_stats += o->stats_interval_s;
 		}
-		nap();
+		nanosleep(&nap, NULL);
 	}
 }
 
 static struct topo machine;
 static struct fuzz_plan machine_plan;
 
-static void report_attached(const struct fuzz_opts *o, const struct fuzz_knobs *k)
+static void report_attached(const struct fuzz_opts *o, const struct fuzz_knobs *k, __u64 seed)
 {
 	struct utsname u;
 
@@ -108,16 +83,17 @@ static void report_attached(const struct fuzz_opts *o, const struct fuzz_knobs *
 		o->cgroup ? " cgroup " : "", o->cgroup ? o->cgroup : "",
 		o->comm ? " threads named " : "", o->comm ? o->comm : "",
 		o->intensity ? o->intensity : "medium", o->knobs_set ? " with overrides" : "",
-		(unsigned long long)k->seed, (unsigned long long)k->seed);
+		(unsigned long long)seed, (unsigned long long)seed);
 }
 
 /* The knobs to load: targets, the resolved intensity, and a seed. */
-static int resolve_fuzzing(const struct fuzz_opts *o, struct fuzz_knobs *k)
+static int resolve_fuzzing(const struct fuzz_opts *o, struct fuzz_knobs *k, __u64 *seed)
 {
 	char err[256];
 	int r;
 
 	memset(k, 0, sizeof(*k));
+	*seed = o->seed;
 	if (!o->cmd && !o->target_pid && !o->cgroup && !o->comm) {
 		if (o->knobs_set || o->intensity || o->seed_set)
 			fprintf(stderr, "scx_fuzz: note: no target (CMD, --pid, --cgroup, --comm): "
@@ -128,9 +104,10 @@ static int resolve_fuzzing(const struct fuzz_opts *o, struct fuzz_knobs *k)
 		fprintf(stderr, "scx_fuzz: %s\n", err);
 		return r;
 	}
-	if (!o->seed_set && getrandom(&k->seed, sizeof(k->seed), 0) != sizeof(k->seed))
-		k->seed = (__u64)time(NULL) * 2654435761u ^ (__u64)getpid();
-	k->seed &= (1ULL << 53) - 1;	/* printable and JSON-safe */
+	*seed = o->seed;
+	if (!o->seed_set && getrandom(seed, sizeof(*seed), 0) != sizeof(*seed))
+		*seed = (__u64)time(NULL) * 2654435761u ^ (__u64)getpid();
+	*seed &= (1ULL << 53) - 1;	/* printable and JSON-safe */
 	return 0;
 }
 
@@ -150,14 +127,15 @@ static int plan_machine(void)
 
 static int run(const struct fuzz_opts *o)
 {
-	struct target tgt = { .pid = -1, .gate_fd = -1, .exec_err_fd = -1 }, *t = NULL;
+	struct campaign c = { .o = o, .out = { .fd = -1 } };
 	char path[PATH_MAX];
 	struct fuzz_knobs knobs;
+	struct utsname u;
 	struct sched s;
 	bool ejected = false;
-	int err, status;
+	int err, status = 0;
 
-	if ((err = resolve_fuzzing(o, &knobs)))
+	if ((err = resolve_fuzzing(o, &knobs, &c.seed)))
 		return err;
 	if ((err = check_root(geteuid())) || (err = check_sched_ext("/sys")))
 		return err;
@@ -165,56 +143,46 @@ static int run(const struct fuzz_opts *o)
 		return err;
 	if ((err = plan_machine()))
 		return err;
+	if (o->cmd && (err = tree_init())) {
+		fprintf(stderr, "scx_fuzz: cannot become the target's subreaper: %s\n", strerror(-err));
+		return EXIT_SCHED;
+	}
 	bpflog_install(o->verbose);
 	if ((err = sched_open_load(&s, o, &machine_plan, &knobs)) ||
 	    (o->target_pid && (err = sched_add_target(&s, o->target_pid)))) {
 		sched_destroy(&s);
 		return err;
 	}
-	if (o->cmd) {
-		if ((err = target_spawn(&tgt, o->cmd))) {
-			fprintf(stderr, "scx_fuzz: cannot start the target: %s\n", strerror(-err));
-			sched_destroy(&s);
-			return EXIT_SCHED;
-		}
-		t = &tgt;
-		/* Registered before it can exec: CMD's first instruction is already fuzzed. */
-		if ((err = sched_add_target(&s, t->pid))) {
-			kill(t->pid, SIGKILL);
-			target_wait(t, true, &status);
-			sched_destroy(&s);
-			return err;
-		}
-	}
+	sched_set_seed(&s, c.seed);
 	install_signals();
 	if ((err = sched_attach(&s))) {
-		if (t) {
-			kill(t->pid, SIGKILL);	/* never run the target unfuzzed by surprise */
-			target_wait(t, true, &status);
-		}
 		sched_destroy(&s);
 		return err;
 	}
-	report_attached(o, &knobs);
-	if (t && (err = target_release(t))) {
-		fprintf(stderr, "scx_fuzz: cannot run '%s': %s\n", o->cmd[0], strerror(-err));
-		target_wait(t, true, &status);
-		status = err == -ENOENT ? EXIT_NOT_FOUND : EXIT_NOT_EXEC;
+	report_attached(o, &knobs, c.seed);
+	if (o->cmd) {
+		c.s = &s;
+		c.kernel = uname(&u) ? "?" : u.release;
+		c.nr_cpus = machine.nr_cpus;
+		c.nr_llcs = machine.nr_llcs;
+		c.nr_nodes = machine.nr_nodes;
+		status = campaign_run(&c);
+		ejected = c.stop == STOP_EJECTED;
 	} else {
-		status = supervise(&s, t, o, &ejected);
+		stay_attached(&s, o, &ejected);
 	}
 	sched_detach(&s);
 	if (!ejected)
 		sched_print_exit(&s);
-	if (o->stats_interval_s)
+	if (o->stats_interval_s && !is_campaign(o))
 		sched_print_stats(&s, stderr);
 	sched_destroy(&s);
-	if (ejected) {
-		if (t)
-			fprintf(stderr, "scx_fuzz: target exited with status %d\n", status);
-		return EXIT_SCHED;
-	}
-	return status;
+	trace_free(&c.trace);
+	capture_close(&c.out);
+	free(c.runs);
+	if (ejected && o->cmd && !is_campaign(o) && c.nr_runs)
+		fprintf(stderr, "scx_fuzz: target exited with status %d\n", c.runs[0].status);
+	return ejected ? EXIT_SCHED : status;
 }
 
 int main(int argc, char **argv)

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
+#include <regex.h>
 #include <string.h>
 
 #include "fuzz.h"
@@ -21,13 +22,16 @@ static const char usage[] =
 "      --jitter DUR      vtime jitter that shuffles the targets' run order\n"
 "      --migrate PCT, --migrate-far PCT  forced moves to another LLC / far node\n"
 "      --budget PCT      cap injected delay at PCT of each target's run time\n"
+"  -r, --repeat N, --until-failure, --until-success  run CMD again and again\n"
+"  -t, --timeout S      a run lasting longer is a hang (a failure); --fail-on RE:\n"
+"                       output matching RE is a failure; --json F, --trace F\n"
 "  -s, --slice US|MIN:MAX  base slice in us (default 5000) | target slice range\n"
 "  -b, --batch N         tasks moved per steal between LLCs (default 4, max 32)\n"
 "      --global-queue    baseline: the seed's single shared queue (slow)\n"
 "  -S, --stats SEC       print the scheduler's counters every SEC seconds\n"
 "  -v, --verbose  -V, --version  -h, --help\n"
-"Exit status: CMD's own, or 2 bad usage, 3 scheduler could not attach or was\n"
-"ejected, 126 CMD not executable, 127 CMD not found. Docs: docs/usage.md.\n";
+"Exit status: CMD's own (a campaign: 0 no failure, 1 a failure), or 2 bad usage,\n"
+"3 scheduler could not attach or was ejected, 126/127 CMD not runnable/found.\n";
 
 static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 {
@@ -57,6 +61,81 @@ static int bad(const char *what, const char *arg)
 {
 	fprintf(stderr, "scx_fuzz: invalid %s: '%s' (see scx_fuzz --help)\n", what, arg);
 	return EXIT_USAGE;
+}
+
+/* Every option (exported: the reproduction line re-reads argv with it). */
+const struct option fuzz_longopts[] = {
+	{ "slice", required_argument, NULL, 's' },
+	{ "batch", required_argument, NULL, 'b' },
+	{ "global-queue", no_argument, NULL, 'G' },
+	{ "stats", required_argument, NULL, 'S' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "test-fault", required_argument, NULL, 'F' },	/* hidden */
+	{ "pid", required_argument, NULL, 'p' },
+	{ "cgroup", required_argument, NULL, 'C' },
+	{ "comm", required_argument, NULL, 'c' },
+	{ "intensity", required_argument, NULL, 'i' },
+	{ "seed", required_argument, NULL, 'e' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "delay-prob", required_argument, NULL, 'P' },
+	{ "delay-dist", required_argument, NULL, 'D' },
+	{ "jitter", required_argument, NULL, 'j' },
+	{ "migrate", required_argument, NULL, 'm' },
+	{ "migrate-far", required_argument, NULL, 'M' },
+	{ "budget", required_argument, NULL, 'B' },
+	{ "repeat", required_argument, NULL, 'r' },
+	{ "until-failure", no_argument, NULL, 'U' },
+	{ "until-success", no_argument, NULL, 'W' },
+	{ "timeout", required_argument, NULL, 't' },
+	{ "fail-on", required_argument, NULL, 'f' },
+	{ "json", required_argument, NULL, 'J' },
+	{ "trace", required_argument, NULL, 'T' },
+	{ 0 },
+};
+const char fuzz_shortopts[] = "+s:b:S:p:i:r:t:vVh";
+
+/* The runner's flags; -1 if `c` is none of them. */
+static int parse_runner_opt(int c, const char *arg, struct fuzz_opts *o)
+{
+	regex_t re;
+	uint64_t v;
+	char *end;
+
+	switch (c) {
+	case 'r':
+		if (parse_u64(arg, 1, 1000000000, &v))
+			return bad("--repeat (runs, 1..10^9)", arg);
+		o->repeat = v;
+		return 0;
+	case 'U':
+	case 'W':
+		if (o->until != UNTIL_NONE && o->until != (c == 'U' ? UNTIL_FAILURE : UNTIL_SUCCESS)) {
+			fprintf(stderr, "scx_fuzz: --until-failure and --until-success contradict each other\n");
+			return EXIT_USAGE;
+		}
+		o->until = c == 'U' ? UNTIL_FAILURE : UNTIL_SUCCESS;
+		return 0;
+	case 't':
+		o->timeout_s = strtod(arg, &end);
+		if (end == arg || *end || !(o->timeout_s > 0 && o->timeout_s <= 7 * 86400))
+			return bad("--timeout (seconds, above 0)", arg);
+		return 0;
+	case 'f':
+		if (regcomp(&re, arg, REG_EXTENDED | REG_NOSUB))
+			return bad("--fail-on (an extended regular expression)", arg);
+		regfree(&re);
+		o->fail_on = arg;
+		return 0;
+	case 'J':
+		o->json_path = arg;
+		return 0;
+	case 'T':
+		o->trace_path = arg;
+		return 0;
+	}
+	return -1;	/* not one of ours */
 }
 
 /* The fuzzing flags: targets, intensity, seed, perturbations; -1 if `c` is none of them. */
@@ -127,34 +206,11 @@ static int parse_fuzz_opt(int c, const char *arg, struct fuzz_opts *o)
 		o->knobs_set |= KNOB_BUDGET;
 		return 0;
 	}
-	return -1;	/* not one of ours */
+	return parse_runner_opt(c, arg, o);
 }
 
 int parse_opts(int argc, char **argv, struct fuzz_opts *o, bool *done, FILE *out)
 {
-	static const struct option longopts[] = {
-		{ "slice", required_argument, NULL, 's' },
-		{ "batch", required_argument, NULL, 'b' },
-		{ "global-queue", no_argument, NULL, 'G' },
-		{ "stats", required_argument, NULL, 'S' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "test-fault", required_argument, NULL, 'F' },	/* hidden */
-		{ "pid", required_argument, NULL, 'p' },
-		{ "cgroup", required_argument, NULL, 'C' },
-		{ "comm", required_argument, NULL, 'c' },
-		{ "intensity", required_argument, NULL, 'i' },
-		{ "seed", required_argument, NULL, 'e' },
-		{ "delay", required_argument, NULL, 'd' },
-		{ "delay-prob", required_argument, NULL, 'P' },
-		{ "delay-dist", required_argument, NULL, 'D' },
-		{ "jitter", required_argument, NULL, 'j' },
-		{ "migrate", required_argument, NULL, 'm' },
-		{ "migrate-far", required_argument, NULL, 'M' },
-		{ "budget", required_argument, NULL, 'B' },
-		{ 0 },
-	};
 	struct fuzz_knobs *k = &o->explicit_knobs;
 	uint64_t v;
 	int c, err;
@@ -165,7 +221,7 @@ int parse_opts(int argc, char **argv, struct fuzz_opts *o, bool *done, FILE *out
 	*done = false;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+s:b:S:p:i:vVh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, fuzz_shortopts, fuzz_longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (strchr(optarg, ':')) {
@@ -216,8 +272,15 @@ int parse_opts(int argc, char **argv, struct fuzz_opts *o, bool *done, FILE *out
 	}
 	if (optind < argc)
 		o->cmd = &argv[optind];
+	o->argc = argc;
+	o->argv = argv;
 	if (o->cmd && o->target_pid) {
 		fprintf(stderr, "scx_fuzz: --pid and a command contradict each other: give one\n");
+		return EXIT_USAGE;
+	}
+	if (!o->cmd && (is_campaign(o) || o->timeout_s || o->fail_on)) {
+		fprintf(stderr, "scx_fuzz: --repeat, --until-*, --timeout and --fail-on need a command "
+			"(-- CMD ARGS)\n");
 		return EXIT_USAGE;
 	}
 	return 0;

@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "sched.h"
+#include "trace.h"
 #include "scx_fuzz.skel.h"
 
 enum { SCX_EXIT_ERROR_KIND = 1024 };	/* kinds >= this are errors (enum scx_exit_kind) */
@@ -44,6 +46,12 @@ int sched_open_load(struct sched *s, const struct fuzz_opts *o, const struct fuz
 	s->skel->rodata->test_fault = o->test_fault;
 	memcpy((void *)&s->skel->rodata->plan, plan, sizeof(*plan));
 	memcpy((void *)&s->skel->rodata->knobs, knobs, sizeof(*knobs));
+	s->skel->rodata->loader_tgid = getpid();
+	if (o->trace_path &&
+	    (err = bpf_map__set_max_entries(s->skel->maps.trace_rb, FUZZ_TRACE_RB_BYTES))) {
+		fprintf(stderr, "scx_fuzz: cannot size the trace buffer: %s\n", strerror(-err));
+		return EXIT_SCHED;
+	}
 	if (o->test_fault == FUZZ_FAULT_VERIFIER &&
 	    (err = bpf_program__set_autoload(s->skel->progs.fuzz_verifier_reject, true))) {
 		fprintf(stderr, "scx_fuzz: cannot enable the test program: %s\n", strerror(-err));
@@ -71,6 +79,51 @@ int sched_add_target(struct sched *s, pid_t pid)
 	if (err)
 		fprintf(stderr, "scx_fuzz: cannot register target pid %d: %s\n", (int)pid, strerror(-err));
 	return err ? EXIT_SCHED : 0;
+}
+
+/* Stop fuzzing process `pid`'s tree (it is gone; its pid may be reused). */
+void sched_remove_target(struct sched *s, pid_t pid)
+{
+	__u32 key = pid;
+
+	bpf_map__delete_elem(s->skel->maps.target_roots, &key, sizeof(key), 0);
+}
+
+/* The seed of the next decisions: a .bss variable, changed between runs while attached. */
+void sched_set_seed(struct sched *s, __u64 seed)
+{
+	__atomic_store_n(&s->skel->bss->run_seed, seed, __ATOMIC_RELEASE);
+}
+
+static int on_trace_event(void *ctx, void *data, size_t size)
+{
+	if (size >= sizeof(struct fuzz_trace_event))
+		trace_add(ctx, data);
+	return 0;
+}
+
+/* Start recording target events into `t`; 0 or EXIT_SCHED. */
+int sched_trace_start(struct sched *s, struct trace *t)
+{
+	s->rb = ring_buffer__new(bpf_map__fd(s->skel->maps.trace_rb), on_trace_event, t, NULL);
+	if (!s->rb) {
+		fprintf(stderr, "scx_fuzz: cannot read the trace buffer: %s\n", strerror(errno));
+		return EXIT_SCHED;
+	}
+	__atomic_store_n(&s->skel->bss->trace_on, true, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Move what the ring buffer holds into the trace; the fd to poll on, or -1. */
+void sched_trace_drain(struct sched *s)
+{
+	if (s->rb)
+		ring_buffer__consume(s->rb);
+}
+
+int sched_trace_fd(const struct sched *s)
+{
+	return s->rb ? ring_buffer__epoll_fd(s->rb) : -1;
 }
 
 int sched_attach(struct sched *s)
@@ -176,6 +229,10 @@ void sched_detach(struct sched *s)
 void sched_destroy(struct sched *s)
 {
 	sched_detach(s);
+	if (s->rb) {
+		ring_buffer__free(s->rb);
+		s->rb = NULL;
+	}
 	if (s->skel) {
 		scx_fuzz__destroy(s->skel);
 		s->skel = NULL;

@@ -11,15 +11,23 @@
 
 struct scx_fuzz;
 struct bpf_link;
+struct ring_buffer;
+struct trace;
 
 struct sched {
 	struct scx_fuzz *skel;
 	struct bpf_link *link;
+	struct ring_buffer *rb;		/* --trace */
 };
 
 int sched_open_load(struct sched *s, const struct fuzz_opts *o, const struct fuzz_plan *plan,
 		    const struct fuzz_knobs *knobs);
 int sched_add_target(struct sched *s, pid_t pid);
+void sched_remove_target(struct sched *s, pid_t pid);
+void sched_set_seed(struct sched *s, __u64 seed);
+int sched_trace_start(struct sched *s, struct trace *t);
+void sched_trace_drain(struct sched *s);
+int sched_trace_fd(const struct sched *s);
 int sched_attach(struct sched *s);
 bool sched_exited(const struct sched *s);
 bool sched_exit_is_error(const struct sched *s);

@@ -5,7 +5,7 @@
 #include "fuzz.h"
 #include "scx_fuzz.h"
 
-static const char *const stat_names[FUZZ_NR_STATS] = {
+const char *const fuzz_stat_names[FUZZ_NR_STATS] = {
 	[FUZZ_STAT_ENQUEUE] = "enqueue",
 	[FUZZ_STAT_DIRECT] = "direct",
 	[FUZZ_STAT_LLC] = "llc",
@@ -29,6 +29,7 @@ static const char *const stat_names[FUZZ_NR_STATS] = {
 	[FUZZ_STAT_TARGET_NODE_MOVES] = "target_node_moves",
 	[FUZZ_STAT_OTHER_RUNS] = "other_runs",
 	[FUZZ_STAT_OTHER_NODE_MOVES] = "other_node_moves",
+	[FUZZ_STAT_TRACE_LOST] = "trace_lost",
 };
 
 static double pct(uint64_t part, uint64_t whole)
@@ -44,7 +45,7 @@ void stats_print(FILE *out, const uint64_t *sums)
 
 	fprintf(out, "scx_fuzz: stats:");
 	for (int i = 0; i < FUZZ_NR_STATS; i++)
-		fprintf(out, " %s=%llu", stat_names[i], (unsigned long long)sums[i]);
+		fprintf(out, " %s=%llu", fuzz_stat_names[i], (unsigned long long)sums[i]);
 	/* local_pct: dispatches served without leaving the LLC; per_steal: batch efficiency */
 	fprintf(out, " local_pct=%.1f per_steal=%.2f", all ? 100.0 * local / all : 0.0,
 		steals ? (double)sums[FUZZ_STAT_STOLEN] / steals : 0.0);

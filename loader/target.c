@@ -61,10 +61,13 @@ int resolve_cmd(const char *name, char *path, size_t path_len)
 	return err == -ENOENT ? EXIT_NOT_FOUND : EXIT_NOT_EXEC;
 }
 
-static void child(int gate_rd, int err_wr, char **argv)
+static void child(int gate_rd, int err_wr, int out_fd, char **argv)
 {
 	char c;
 	int e;
+
+	if (out_fd >= 0 && (dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0))
+		_exit(EXIT_NOT_EXEC);
 
 	/* Wait at the gate; EOF (loader closed it) means go, a byte means go too. */
 	while (read(gate_rd, &c, 1) < 0 && errno == EINTR)
@@ -77,7 +80,8 @@ static void child(int gate_rd, int err_wr, char **argv)
 	_exit(e == ENOENT ? EXIT_NOT_FOUND : EXIT_NOT_EXEC);
 }
 
-int target_spawn(struct target *t, char **argv)
+/* Fork the gated child; out_fd >= 0: its stdout and stderr go there (then closed here). */
+int target_spawn(struct target *t, char **argv, int out_fd)
 {
 	int gate[2], err[2];
 
@@ -93,6 +97,8 @@ int target_spawn(struct target *t, char **argv)
 		int e = errno;
 
 		close(gate[0]); close(gate[1]); close(err[0]); close(err[1]);
+		if (out_fd >= 0)
+			close(out_fd);
 		return -e;
 	}
 	if (t->pid == 0) {
@@ -100,8 +106,10 @@ int target_spawn(struct target *t, char **argv)
 		close(err[0]);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
-		child(gate[0], err[1], argv);
+		child(gate[0], err[1], out_fd, argv);
 	}
+	if (out_fd >= 0)
+		close(out_fd);
 	close(gate[0]);
 	close(err[1]);
 	t->gate_fd = gate[1];

@@ -35,6 +35,26 @@ check 2 "^scx_fuzz: invalid --comm" "--comm longer than a thread name: exit 2" \
 check 2 "^scx_fuzz: invalid --slice range" "--slice MIN:MAX malformed: exit 2" "$bin" --slice 1ms: -- true
 check 2 "^scx_fuzz: --slice MIN:MAX must lie within 20us:1s$" "--slice range below 20us: exit 2" \
 	"$bin" --slice 1us:1ms -- true
+# Runner flags.
+check 2 "^scx_fuzz: invalid --repeat \(runs, 1..10\^9\): '0'" "--repeat 0: exit 2" "$bin" --repeat 0 -- true
+check 2 "^scx_fuzz: --until-failure and --until-success contradict each other$" \
+	"--until-failure with --until-success: exit 2" "$bin" --until-failure --until-success -- true
+check 2 "^scx_fuzz: invalid --timeout" "--timeout not a number: exit 2" "$bin" --timeout soon -- true
+check 2 "^scx_fuzz: invalid --fail-on \(an extended regular expression\): '\(oops'" \
+	"--fail-on with a bad regex: exit 2" "$bin" --fail-on '(oops' -- true
+check 2 "^scx_fuzz: --repeat, --until-\*, --timeout and --fail-on need a command" \
+	"--until-failure without a command: exit 2" "$bin" --until-failure
+inst=$(mktemp -d)
+if make -s install PREFIX="$inst" >/dev/null 2>&1 && [ -x "$inst/bin/scx_fuzz" ] &&
+	[ -f "$inst/share/man/man1/scx_fuzz.1" ]; then
+	echo "ok - [cli] make install PREFIX=... installs the binary and the man page"
+else
+	echo "not ok - [cli] make install PREFIX=... did not install both files"
+fi
+if command -v man >/dev/null; then
+	check 0 "EXIT STATUS" "the man page renders" env MANWIDTH=80 man -l "$inst/share/man/man1/scx_fuzz.1"
+fi
+rm -rf "$inst"
 if command -v setpriv >/dev/null; then
 	check 3 '^scx_fuzz: must run as root' "not root: exit 3, one line" \
 		setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" -- true

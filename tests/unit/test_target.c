@@ -16,7 +16,7 @@ static int run_to_end(char **argv)
 	struct target t;
 	int status;
 
-	cr_assert_eq(target_spawn(&t, argv), 0);
+	cr_assert_eq(target_spawn(&t, argv, -1), 0);
 	cr_assert_eq(target_release(&t), 0);
 	cr_assert_eq(target_wait(&t, true, &status), 1);
 	return exit_status_of(status);
@@ -48,7 +48,7 @@ Test(target, does_not_run_before_release)
 	unlink(marker);
 	snprintf(script, sizeof(script), "touch %s", marker);
 	char *argv[] = { "sh", "-c", script, NULL };
-	cr_assert_eq(target_spawn(&t, argv), 0);
+	cr_assert_eq(target_spawn(&t, argv, -1), 0);
 	usleep(200 * 1000);
 	cr_assert_neq(access(marker, F_OK), 0, "the target ran before the gate opened");
 	cr_assert_eq(target_wait(&t, false, &status), 0, "the target must still be waiting");
@@ -64,7 +64,7 @@ Test(target, exec_failure_is_reported)
 	struct target t;
 	int status;
 
-	cr_assert_eq(target_spawn(&t, argv), 0);
+	cr_assert_eq(target_spawn(&t, argv, -1), 0);
 	cr_assert_eq(target_release(&t), -ENOENT);
 	cr_assert_eq(target_wait(&t, true, &status), 1);
 	cr_assert_eq(exit_status_of(status), EXIT_NOT_FOUND);

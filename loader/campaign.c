@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The runner: run CMD once, or again and again (--repeat, --until-failure,
+ * --until-success), each run with its own seed, while the scheduler stays
+ * attached. A run fails when CMD exits non-zero, dies of a signal, outlives
+ * --timeout (a hang: its whole tree is killed), or prints a line matching
+ * --fail-on. What is left of the tree is killed when the run ends.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "campaign.h"
+
+volatile sig_atomic_t fuzz_stop_signal;	/* set by main.c's SIGINT/SIGTERM handler */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+bool run_failed(enum run_result r)
+{
+	return r == RUN_FAIL || r == RUN_SIGNAL || r == RUN_HANG || r == RUN_MATCH;
+}
+
+/* Sleep until output or trace events arrive, at most 50 ms. */
+static void wait_io(struct campaign *c)
+{
+	struct pollfd fds[2] = { { .fd = c->out.fd, .events = POLLIN },
+				 { .fd = sched_trace_fd(c->s), .events = POLLIN } };
+
+	poll(fds, 2, 50);
+}
+
+/* While the run goes on: a stop signal is forwarded, an ejection reported once, stats printed. */
+static void watch(struct campaign *c, pid_t pid, int *forwarded, double *next_stats)
+{
+	const struct fuzz_opts *o = c->o;
+
+	if (fuzz_stop_signal && fuzz_stop_signal != *forwarded) {
+		*forwarded = fuzz_stop_signal;
+		kill(pid, *forwarded);	/* CMD decides how to stop */
+	}
+	if (c->stop != STOP_EJECTED && sched_exited(c->s)) {
+		c->stop = STOP_EJECTED;
+		fprintf(stderr, "scx_fuzz: the kernel ejected the scheduler; the target goes on under "
+			"the default scheduler\n");
+		sched_print_exit(c->s);
+	}
+	if (o->stats_interval_s && now_s() >= *next_stats) {
+		if (is_campaign(o))
+			report_status(c, false);
+		else
+			sched_print_stats(c->s, stderr);
+		*next_stats += o->stats_interval_s;
+	}
+}
+
+static void classify(struct campaign *c, struct run *r, int wstatus, bool timed_out, int forwarded)
+{
+	r->status = timed_out ? -1 : exit_status_of(wstatus);
+	if (timed_out)
+		r->result = RUN_HANG;
+	else if (forwarded)
+		r->result = RUN_INTERRUPTED;
+	else if (WIFSIGNALED(wstatus))
+		r->result = RUN_SIGNAL;
+	else if (r->status)
+		r->result = RUN_FAIL;
+	else if (c->out.matched)
+		r->result = RUN_MATCH;
+	else
+		r->result = RUN_PASS;
+}
+
+static void counters_delta(struct campaign *c, struct run *r, const uint64_t *before)
+{
+	if (sched_read_stats(c->s, r->counters))
+		memset(r->counters, 0, sizeof(r->counters));
+	for (int i = 0; i < FUZZ_NR_STATS; i++)
+		r->counters[i] -= before[i];
+}
+
+/* One run of CMD; 0, or an exit status of scx_fuzz's own if the run could not be set up. */
+static int run_once(struct campaign *c, struct run *r)
+{
+	const struct fuzz_opts *o = c->o;
+	struct target t = { .pid = -1, .gate_fd = -1, .exec_err_fd = -1 };
+	uint64_t before[FUZZ_NR_STATS] = { 0 };
+	int out_fd = -1, wstatus = 0, forwarded = 0, err, reaped = 0;
+	double start, next_stats;
+	bool timed_out = false;
+
+	sched_set_seed(c->s, r->seed);
+	sched_read_stats(c->s, before);
+	trace_reset(&c->trace);
+	/* a campaign keeps the output for its report; a single run shows it as it comes */
+	if ((is_campaign(o) || o->fail_on) &&
+	    (err = capture_open(&c->out, o->fail_on, !is_campaign(o), &out_fd))) {
+		fprintf(stderr, "scx_fuzz: cannot capture the output: %s\n", strerror(-err));
+		return EXIT_SCHED;
+	}
+	if ((err = target_spawn(&t, o->cmd, out_fd))) {
+		fprintf(stderr, "scx_fuzz: cannot start the target: %s\n", strerror(-err));
+		return EXIT_SCHED;
+	}
+	if ((err = sched_add_target(c->s, t.pid))) {
+		kill(t.pid, SIGKILL);
+		tree_kill();
+		return err;
+	}
+	start = next_stats = now_s();
+	next_stats += o->stats_interval_s;
+	if ((err = target_release(&t))) {
+		fprintf(stderr, "scx_fuzz: cannot run '%s': %s\n", o->cmd[0], strerror(-err));
+		tree_kill();
+		r->result = RUN_NOT_STARTED;
+		r->status = err == -ENOENT ? EXIT_NOT_FOUND : EXIT_NOT_EXEC;
+		sched_remove_target(c->s, t.pid);
+		return 0;
+	}
+	while (!(reaped = tree_reap(t.pid, &wstatus))) {
+		wait_io(c);
+		capture_read(&c->out);
+		sched_trace_drain(c->s);
+		watch(c, t.pid, &forwarded, &next_stats);
+		if (o->timeout_s && now_s() - start >= o->timeout_s) {
+			timed_out = true;
+			break;
+		}
+	}
+	r->duration_s = now_s() - start;
+	if (reaped < 0)
+		fprintf(stderr, "scx_fuzz: cannot wait for the target: %s\n", strerror(-reaped));
+	tree_kill();	/* what it left behind, or all of it after a timeout */
+	sched_remove_target(c->s, t.pid);
+	capture_finish(&c->out);
+	sched_trace_drain(c->s);
+	classify(c, r, wstatus, timed_out, forwarded);
+	counters_delta(c, r, before);
+	return 0;
+}
+
+/* scx_fuzz's exit status once the runs are over (see --help and docs/usage.md). */
+static int final_status(const struct campaign *c)
+{
+	const struct run *last = c->nr_runs ? &c->runs[c->nr_runs - 1] : NULL;
+
+	if (c->stop == STOP_EJECTED)
+		return EXIT_SCHED;
+	if (c->stop == STOP_ERROR)
+		return c->exit_status;
+	if (!is_campaign(c->o)) {
+		if (last->result == RUN_HANG)
+			return EXIT_HANG;
+		return last->result == RUN_MATCH ? 1 : last->status;
+	}
+	if (c->o->until == UNTIL_SUCCESS)
+		return c->stop == STOP_SUCCESS ? 0 : 1;
+	if (c->failures)
+		return 1;
+	return c->stop == STOP_SIGNAL ? 128 + SIGINT : 0;
+}
+
+static struct run *next_run(struct campaign *c)
+{
+	struct run *grown;
+
+	if (c->nr_runs == c->cap) {
+		grown = realloc(c->runs, (c->cap ? 2 * c->cap : 64) * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		c->runs = grown;
+		c->cap = c->cap ? 2 * c->cap : 64;
+	}
+	memset(&c->runs[c->nr_runs], 0, sizeof(*c->runs));
+	c->runs[c->nr_runs].n = c->nr_runs + 1;
+	c->runs[c->nr_runs].seed = run_seed_of(c->seed, c->nr_runs + 1);
+	return &c->runs[c->nr_runs++];
+}
+
+/* Whether run r ends the campaign; sets c->stop. */
+static bool is_last(struct campaign *c, const struct run *r)
+{
+	const struct fuzz_opts *o = c->o;
+	bool failed = run_failed(r->result);
+
+	if (c->stop == STOP_EJECTED)
+		return true;
+	if (r->result == RUN_INTERRUPTED || fuzz_stop_signal)
+		c->stop = STOP_SIGNAL;
+	else if (r->result == RUN_NOT_STARTED)
+		c->stop = STOP_ERROR;
+	else if (o->until == UNTIL_FAILURE && failed)
+		c->stop = STOP_FAILURE;
+	else if (o->until == UNTIL_SUCCESS && !failed)
+		c->stop = STOP_SUCCESS;
+	else if (!is_campaign(o) || (o->repeat && r->n >= o->repeat))
+		c->stop = STOP_DONE;
+	else
+		return false;
+	c->exit_status = r->status;
+	return true;
+}
+
+int campaign_run(struct campaign *c)
+{
+	const struct fuzz_opts *o = c->o;
+	struct run *r;
+	int err, status;
+
+	if (o->trace_path && (err = sched_trace_start(c->s, &c->trace)))
+		return err;
+	c->start_s = now_s();
+	do {
+		if (!(r = next_run(c))) {
+			fprintf(stderr, "scx_fuzz: out of memory after %lu runs\n", c->nr_runs);
+			c->stop = STOP_ERROR;
+			c->exit_status = EXIT_SCHED;
+			break;
+		}
+		if ((err = run_once(c, r))) {
+			c->nr_runs--;
+			c->stop = STOP_ERROR;
+			c->exit_status = err;
+			break;
+		}
+		c->elapsed_s = now_s() - c->start_s;
+		if (run_failed(r->result))
+			c->failures++;
+		if (is_campaign(o))
+			report_run_line(c, r);
+		if (run_failed(r->result))
+			report_failure(c, r);
+		/* the failing run's trace; a single run's either way */
+		if (o->trace_path && (run_failed(r->result) || !is_campaign(o)))
+			report_trace(c, r);
+		capture_close(&c->out);
+	} while (!is_last(c, r));
+	status = c->nr_runs ? final_status(c) : c->exit_status;
+	if (is_campaign(o))
+		report_summary(c);
+	if (o->json_path)
+		report_json(c, o->json_path, status);
+	return status;
+}

@@ -1,0 +1,74 @@
+# The runner: --until-failure with a reproduction line that fails again, a
+# deadlock caught by --timeout as a hang, --fail-on, --until-success, JSON and
+# trace files (printed for the host to validate), SIGINT during a campaign,
+# leftover children cleaned up, and the loader killed with SIGKILL. Runs in the guest.
+. ./lib.sh
+show_file() {  # NAME PATH: print a file between markers for the host-side checks
+	echo "=== BEGIN $1"
+	cat "$2"
+	echo "=== END $1"
+}
+
+# 1. Stop at the first failure, say how to repeat it, and repeating it fails again.
+run_cmd ./scx_fuzz --until-failure --timeout 10 --migrate 30 --json /tmp/campaign.json \
+	--trace /tmp/trace.json -- ./expiry
+expect_rc 1 "--until-failure stops at a failure: exit 1"
+expect_out '^scx_fuzz: run [0-9]+ seed [0-9]+: FAIL: exit status 1 in ' "one line per run, the failing one says why"
+expect_out '^scx_fuzz:   \| expiry: race hit' "the failing run's output tail is shown"
+expect_out '^scx_fuzz: its counters: delayed=[1-9]' "the failing run's counters are shown"
+expect_out '^scx_fuzz: trace of run [0-9]+ \([1-9][0-9]* events' "the failing run's trace is written"
+repro=$(sed -n 's/^scx_fuzz: reproduce with: //p' "$OUT")
+echo "    | repro: $repro"
+expect_cmp "$(echo "$repro" | grep -c -- '--seed [0-9]* --timeout 10 --migrate 30 --trace /tmp/trace.json -- ./expiry$')" "==" 1 \
+	"the reproduction line keeps the run's options and pins its seed"
+show_file campaign.json /tmp/campaign.json
+show_file trace.json /tmp/trace.json
+run_cmd sh -c "$repro"
+expect_rc 1 "the reproduction line fails again (CMD's status passed through)"
+
+# 2. A deadlock is caught by --timeout and reported as a hang.
+fails=0
+for i in 1 2 3 4 5; do ./deadlock >/dev/null & p=$!; sleep 6; kill -0 $p 2>/dev/null && { kill -9 $p; fails=$((fails + 1)); }; wait $p; done
+expect_cmp "$fails" "==" 0 "deadlock completes in 5 runs under the default scheduler"
+run_cmd ./scx_fuzz --intensity high --until-failure --repeat 20 --timeout 8 --json /tmp/hang.json -- ./deadlock
+expect_rc 1 "a deadlock is found: exit 1"
+expect_out '^scx_fuzz: run [0-9]+ seed [0-9]+: HANG: still running after --timeout 8 s' "reported as a hang"
+show_file hang.json /tmp/hang.json
+expect_cmp "$(pgrep deadlock | wc -l)" "==" 0 "the hung tree was killed"
+
+# 3. --fail-on: output that means failure; --until-success stops at a pass.
+run_cmd ./scx_fuzz --repeat 2 --fail-on 'ok: [0-9]+ items' -- ./expiry -t 1000 -n 20
+expect_rc 1 "--fail-on match makes a run fail"
+expect_out 'FAIL: output matched --fail-on: expiry: ok: 20 items' "the matching line is quoted"
+run_cmd ./scx_fuzz --until-success --repeat 5 -- sh -c 'exit 0'
+expect_rc 0 "--until-success: a pass ends the campaign with 0"
+expect_out '^scx_fuzz: campaign: 1 runs, 0 failed' "--until-success stopped after one run"
+
+# 4. A command that forks and exits: its leftovers are killed at the end of the run.
+run_cmd ./scx_fuzz -- sh -c 'sleep 1000 & sleep 1001 & exit 0'
+expect_rc 0 "a command that leaves children behind"
+expect_cmp "$(pgrep -f 'sleep 100[01]' | wc -l)" "==" 0 "its leftover children were killed"
+
+# 5. SIGINT during a campaign: the run stops, the campaign is reported, scx_fuzz detaches.
+./scx_fuzz --repeat 1000 -- sh -c 'sleep 0.3' >"$OUT" 2>&1 &
+pid=$!
+wait_state enabled 20
+sleep 3
+kill -INT $pid
+wait $pid
+RC=$?
+sed 's/^/    | /' "$OUT"
+expect_rc 130 "SIGINT ends a campaign without failures with 130"
+expect_out '^scx_fuzz: campaign: [0-9]+ runs, 0 failed, .*\(interrupted\)' "the campaign so far is reported"
+expect_state disabled "detached after SIGINT"
+
+# 6. The loader killed with SIGKILL: the kernel falls back to the default scheduler.
+./scx_fuzz -- sleep 1000 >/dev/null 2>&1 &
+pid=$!
+wait_state enabled 20
+kill -9 $pid
+wait $pid
+i=0; while [ "$(cat $SCX/state)" != disabled ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+expect_state disabled "SIGKILL of the loader: the kernel detaches the scheduler"
+pkill -9 -f 'sleep 1000'
+echo "ok - guest script completed"; exit 0
