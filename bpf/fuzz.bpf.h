@@ -187,7 +187,7 @@ static u32 release_due(u32 from, s32 cpu, bool all)
 		if (dest >= 0) {
 			if (!scx_bpf_dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL_ON | dest, 0))
 				continue;	/* another CPU of the LLC released it first */
-			scx_bpf_kick_cpu(dest, SCX_KICK_IDLE);
+			kick_cpu(dest, SCX_KICK_IDLE);
 			stat_inc(stat);
 			trace_event(p, stat == FUZZ_STAT_MIGRATE_NODE ? FUZZ_EV_MIGRATE_NODE :
 				    FUZZ_EV_MIGRATE_LLC, dest);

@@ -32,7 +32,7 @@ static void kick_dying(void)
 		return;
 	online = scx_bpf_get_online_cpumask();
 	if (bpf_cpumask_test_cpu(cpu, online))
-		scx_bpf_kick_cpu(cpu, 0);
+		kick_cpu(cpu, 0);
 	else
 		dying_cpu = -1;
 	scx_bpf_put_cpumask(online);

@@ -12,6 +12,10 @@
  * goes idle. Idle CPUs sleep until work arriving for them kicks them awake:
  * nothing polls, and no state is shared wider than an LLC on the hot paths.
  * --global-queue swaps all this for the seed's one shared queue (a baseline).
+ *
+ * Target tasks (target.bpf.h) go through fuzz_enqueue_target instead, which
+ * applies the perturbations of fuzz.bpf.h: held wake-ups, jitter, random
+ * slices and forced moves.
  */
 #include "common.bpf.h"
 #include "scx_fuzz.h"
@@ -21,22 +25,17 @@
 #include "hotplug.bpf.h"
 #include "target.bpf.h"
 #include "fuzz.bpf.h"
+#include "steal.bpf.h"
 
 char _license[] SEC("license") = "GPL";
 
 /* Tunables, set by the loader between open and load. */
-const volatile __u32 steal_batch = FUZZ_DEFAULT_BATCH;
 const volatile bool global_queue;
 const volatile __u32 test_fault = FUZZ_FAULT_NONE;
 
 /* Why we were detached; the loader polls kind != 0. */
 struct fuzz_exit_record exit_record;
 
-
-static bool is_restricted(const struct task_struct *p)
-{
-	return p->nr_cpus_allowed < plan.nr_cpus;
-}
 
 /*
  * A synchronous wake-up (the waker is about to sleep, as in a pipe ping-pong):
@@ -138,7 +137,7 @@ static void insert_on_cpu(struct task_struct *p, s32 cpu, u64 slice, u64 enq_fla
 {
 	stat_inc(FUZZ_STAT_DIRECT);
 	dsq_insert(p, SCX_DSQ_LOCAL_ON | cpu, slice, enq_flags);
-	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+	kick_cpu(cpu, SCX_KICK_IDLE);
 }
 
 /*
@@ -205,59 +204,6 @@ void FUZZ_OPS(fuzz_enqueue, struct task_struct *p, u64 enq_flags)
 		insert_on_cpu(p, cpu, slice_ns, enq_flags);
 	else
 		enqueue_llc(p, NULL, slice_ns, 0, enq_flags);
-}
-
-/*
- * Move up to steal_batch tasks from LLC `victim`: the first to this CPU, the
- * rest to this CPU's LLC queue (rebased to its clock), amortising the remote
- * queue's lock and cache misses over several tasks. Returns tasks moved.
- */
-static u32 steal_from(u32 victim, s32 cpu, u32 own_llc)
-{
-	struct llc_ctx *lc = llc_ctx(own_llc);
-	struct task_struct *p;
-	u32 moved = 0;
-
-	if (!lc || scx_bpf_dsq_nr_queued(llc_dsq_id(victim)) <= 0)
-		return 0;
-	bpf_for_each(scx_dsq, p, llc_dsq_id(victim), 0) {
-		if (!bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
-			continue;
-		if (!moved) {
-			if (scx_bpf_dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL, 0))
-				moved++;
-			continue;
-		}
-		if (is_restricted(p))
-			continue;
-		scx_bpf_dsq_move_set_vtime(DSQ_ITER, lc->vtime_now);
-		if (scx_bpf_dsq_move_vtime(DSQ_ITER, p, llc_dsq_id(own_llc), 0))
-			moved++;
-		if (moved >= steal_batch)
-			break;
-	}
-	return moved;
-}
-
-/* While some LLC has no online CPU (hotplug.bpf.h), drain it before anything else. */
-static bool steal_from_orphans(s32 cpu, u32 own_llc)
-{
-	u32 moved;
-	int l;
-
-	bpf_for(l, 0, plan.nr_llcs) {
-		u32 idx = bounded(l, FUZZ_MAX_LLCS);
-
-		if (llc_online[idx])
-			continue;
-		moved = release_due(idx, cpu, true) + steal_from(idx, cpu, own_llc);
-		if (!moved)
-			continue;
-		stat_inc(FUZZ_STAT_STEAL_REMOTE);
-		stat_add(FUZZ_STAT_STOLEN, moved);
-		return true;
-	}
-	return false;
 }
 
 void FUZZ_OPS(fuzz_dispatch, s32 cpu, struct task_struct *prev)

@@ -70,6 +70,12 @@ static __always_inline u32 llc_nr_cpus(u32 llc)
 	return plan.llc_cpu_start[bounded(llc + 1, 2 * FUZZ_MAX_LLCS)] - plan.llc_cpu_start[llc];
 }
 
+/* Its affinity leaves out some CPUs of the plan. */
+static __always_inline bool is_restricted(const struct task_struct *p)
+{
+	return p->nr_cpus_allowed < plan.nr_cpus;
+}
+
 static __always_inline struct llc_ctx *llc_ctx(u32 llc)
 {
 	if (llc >= FUZZ_MAX_LLCS)
@@ -106,6 +112,21 @@ static u64 clamp_vtime(u64 vtime, const struct llc_ctx *lc)
 	return vtime;
 }
 
+/* 1 while a CPU is online: set in topo_init and by the cpu_online/cpu_offline ops. */
+__u8 cpu_up[FUZZ_MAX_CPUS];
+
+/*
+ * Kick `cpu`, unless the calling CPU is going offline: a kick is an irq_work
+ * queued on the caller, and one queued on a dying CPU can stay pending for
+ * good, which makes the kernel's disable path spin on it later (seen on 7.3
+ * after whole-node hotplug; docs/testing.md).
+ */
+static __always_inline void kick_cpu(s32 cpu, u64 flags)
+{
+	if (cpu_up[bounded(bpf_get_smp_processor_id(), FUZZ_MAX_CPUS)])
+		scx_bpf_kick_cpu(cpu, flags);
+}
+
 /* Wake an idle CPU among `mask` (it sleeps otherwise); true if one was found. */
 static bool kick_idle_in(const struct cpumask *mask)
 {
@@ -116,7 +137,7 @@ static bool kick_idle_in(const struct cpumask *mask)
 	cpu = scx_bpf_pick_idle_cpu(mask, 0);
 	if (cpu < 0)
 		return false;
-	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+	kick_cpu(cpu, SCX_KICK_IDLE);
 	stat_inc(FUZZ_STAT_KICK);
 	return true;
 }
@@ -145,6 +166,7 @@ static void topo_set_online(s32 cpu, bool online)
 		mask_set(lc->cpus, cpu, online);
 	if (nc)
 		mask_set(nc->cpus, cpu, online);
+	cpu_up[bounded(cpu, FUZZ_MAX_CPUS)] = online;
 }
 
 /* A cpumask holding plan list entries [first, last); stored into *slot. */
@@ -176,6 +198,8 @@ static s32 topo_init(void)
 	s32 err;
 	int l, n;
 
+	bpf_for(l, 0, plan.nr_cpus)
+		cpu_up[bounded(plan.llc_cpus[bounded(l, FUZZ_MAX_CPUS)], FUZZ_MAX_CPUS)] = 1;
 	bpf_for(l, 0, plan.nr_llcs) {
 		idx = bounded(l, FUZZ_MAX_LLCS);
 		node = bounded(llc_node(idx), FUZZ_MAX_NODES);

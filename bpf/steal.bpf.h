@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Work stealing between LLCs for ops.dispatch: batches from the nearest busy
+ * LLC in the plan's steal order, and draining LLCs that lost all their CPUs.
+ */
+#ifndef FUZZ_STEAL_BPF_H
+#define FUZZ_STEAL_BPF_H
+
+#include "common.bpf.h"
+#include "scx_fuzz.h"
+#include "topo.bpf.h"
+#include "stats.bpf.h"
+#include "hotplug.bpf.h"
+#include "fuzz.bpf.h"
+
+const volatile __u32 steal_batch = FUZZ_DEFAULT_BATCH;	/* tasks moved per steal */
+
+/*
+ * Move up to steal_batch tasks from LLC `victim`: the first to this CPU, the
+ * rest to this CPU's LLC queue (rebased to its clock), amortising the remote
+ * queue's lock and cache misses over several tasks. Returns tasks moved.
+ */
+static u32 steal_from(u32 victim, s32 cpu, u32 own_llc)
+{
+	struct llc_ctx *lc = llc_ctx(own_llc);
+	struct task_struct *p;
+	u32 moved = 0;
+
+	if (!lc || scx_bpf_dsq_nr_queued(llc_dsq_id(victim)) <= 0)
+		return 0;
+	bpf_for_each(scx_dsq, p, llc_dsq_id(victim), 0) {
+		if (!bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
+			continue;
+		if (!moved) {
+			if (scx_bpf_dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL, 0))
+				moved++;
+			continue;
+		}
+		if (is_restricted(p))
+			continue;
+		scx_bpf_dsq_move_set_vtime(DSQ_ITER, lc->vtime_now);
+		if (scx_bpf_dsq_move_vtime(DSQ_ITER, p, llc_dsq_id(own_llc), 0))
+			moved++;
+		if (moved >= steal_batch)
+			break;
+	}
+	return moved;
+}
+
+/* While some LLC has no online CPU (hotplug.bpf.h), drain it before anything else. */
+static bool steal_from_orphans(s32 cpu, u32 own_llc)
+{
+	u32 moved;
+	int l;
+
+	bpf_for(l, 0, plan.nr_llcs) {
+		u32 idx = bounded(l, FUZZ_MAX_LLCS);
+
+		if (llc_online[idx])
+			continue;
+		moved = release_due(idx, cpu, true) + steal_from(idx, cpu, own_llc);
+		if (!moved)
+			continue;
+		stat_inc(FUZZ_STAT_STEAL_REMOTE);
+		stat_add(FUZZ_STAT_STOLEN, moved);
+		return true;
+	}
+	return false;
+}
+
+#endif /* FUZZ_STEAL_BPF_H */
