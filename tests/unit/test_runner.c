@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "fuzz.h"
@@ -135,4 +136,33 @@ Test(runner, trace_json)
 	cr_assert(strstr(buf, "\"to_cpu\":12"), "%s", buf);
 	cr_assert(strstr(buf, "\"name\":\"w\\\"orker (101)\""), "thread names escaped: %s", buf);
 	cr_assert(strstr(buf, "\"seed\":\"42\""), "%s", buf);
+}
+
+/* A command that forks and exits: its orphan comes to us (subreaper) and tree_kill ends it. */
+Test(runner, tree_kill_reaches_orphans)
+{
+	int fds[2], status;
+	pid_t child, orphan = 0;
+
+	cr_assert_eq(tree_init(), 0);
+	cr_assert_eq(pipe(fds), 0);
+	child = fork();
+	if (child == 0) {
+		pid_t g = fork();
+
+		if (g == 0) {
+			for (;;)
+				pause();
+		}
+		if (write(fds[1], &g, sizeof(g)) != sizeof(g))
+			_exit(1);
+		_exit(0);
+	}
+	cr_assert_eq(read(fds[0], &orphan, sizeof(orphan)), sizeof(orphan));
+	cr_assert_eq(waitpid(child, &status, 0), child);
+	usleep(20000);
+	cr_assert_eq(kill(orphan, 0), 0, "the orphan still runs");
+	tree_kill();
+	cr_assert_eq(kill(orphan, 0), -1, "tree_kill ended the orphan");
+	cr_assert_eq(tree_reap(child, &status), 0, "nothing left to reap");
 }
