@@ -39,7 +39,7 @@ UNIT_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRCS))
 PROGS := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c)) \
 	$(patsubst examples/%.c,$(BUILD)/progs/%,$(wildcard examples/*.c))
 
-.PHONY: all deps test unit-test vm-test demo install clean distclean help
+.PHONY: all deps test unit-test vm-test demo bench install clean distclean help
 all: $(BUILD)/scx_fuzz $(PROGS)
 
 help:
@@ -49,6 +49,7 @@ help:
 	@echo "make unit-test  Criterion unit tests only"
 	@echo "make vm-test    VM tests only (VM_KERNELS='oldest newest' to choose)"
 	@echo "make demo       boot an emulated machine and run a workload under scx_fuzz"
+	@echo "make bench      quick benchmarks (example race hit rates, base throughput): bench/results/"
 	@echo "make install    install scx_fuzz and its man page under PREFIX (default /usr/local)"
 	@echo "make clean      remove $(BUILD)/"
 	@echo "V=1 shows full commands."
@@ -117,6 +118,11 @@ test: $(BUILD)/scx_fuzz $(PROGS) $(BUILD)/unit-tests | $(DEPS_OK)
 
 demo: $(BUILD)/scx_fuzz | $(DEPS_OK)
 	$(Q)./tests/vm/demo
+
+# Quick versions (about 15 minutes); see docs/benchmarks.md for the full ones.
+bench: $(BUILD)/scx_fuzz $(PROGS) | $(DEPS_OK)
+	$(Q)bench/bugs --rounds 10
+	$(Q)bench/base --cpus "4 16" --rounds 2 --seconds 3
 
 install: $(BUILD)/scx_fuzz
 	install -D -m 755 $(BUILD)/scx_fuzz $(DESTDIR)$(PREFIX)/bin/scx_fuzz

@@ -1,0 +1,30 @@
+# Hit rates of the example races: every example under the default scheduler
+# and under scx_fuzz at each intensity, interleaved run by run (the mode order
+# rotates each round) so drift in the emulator hits all modes alike.
+# Prints one RESULT line per run. Runs in the guest. usage: bugs.sh ROUNDS
+rounds=${1:-10}
+examples="expiry overbook lazyinit refcount phases deadlock"
+modes="default low medium high"
+now() { cut -d' ' -f1 /proc/uptime; }
+run() {  # MODE EXAMPLE SEED: exit status of one run
+	case $1 in
+	default) timeout 20 ./$2 >/dev/null 2>&1 ;;
+	*) ./scx_fuzz --intensity "$1" --seed "$3" --timeout 10 -- ./$2 >/dev/null 2>&1 ;;
+	esac
+}
+for r in $(seq "$rounds"); do
+	order=$(echo $modes | awk -v k="$r" '{ for (i = 0; i < NF; i++) printf "%s ", $(((i + k) % NF) + 1) }')
+	for ex in $examples; do
+		for mode in $order; do
+			seed=$((r * 7919 + ${#ex} * 104729))
+			t0=$(now)
+			run "$mode" "$ex" "$seed"
+			rc=$?
+			t1=$(now)
+			# 0 pass; 1 the race fired; 124/137/143 or scx_fuzz's 124 a hang; 3 scheduler trouble
+			case $rc in 0) res=pass ;; 3) res=error ;; *) res=fail ;; esac
+			echo "RESULT example=$ex mode=$mode round=$r seed=$seed result=$res rc=$rc secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
+		done
+	done
+done
+echo BENCH-DONE
