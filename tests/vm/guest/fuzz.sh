@@ -68,11 +68,12 @@ rm -f /tmp/stop
 sh -c 'while [ ! -e /tmp/stop ]; do sleep 0.01; done' &
 victim=$!
 bg_fuzz --pid $victim
-sleep 2
+sleep 3
 touch /tmp/stop
 wait $victim
 fuzz_stop
-expect_cmp "$(stat target_runs)" ">" 50 "--pid: the process tree of a running pid is a target"
+# how many times the loop ran while attached depends on the emulator's speed: any is proof
+expect_cmp "$(stat target_runs)" ">" 10 "--pid: the process tree of a running pid is a target"
 
 run_cmd ./scx_fuzz --cgroup no/such/group -- true
 expect_rc 2 "unknown cgroup: usage error"
