@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 static pthread_mutex_t lock_a = PTHREAD_MUTEX_INITIALIZER, lock_b = PTHREAD_MUTEX_INITIALIZER;
-static long iterations = 60, period_ms = 30, hold_ms = 5;
+static long iterations = 60, period_ms = 50, hold_ms = 5;
 static long balance_a = 1000, balance_b = 1000;
 static struct timespec start;
 

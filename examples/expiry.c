@@ -31,7 +31,7 @@ static struct {
 	int done;
 } q = { .lock = PTHREAD_MUTEX_INITIALIZER, .nonempty = PTHREAD_COND_INITIALIZER };
 
-static long nr_items = 300, ttl_ms = 8, period_us = 2000;
+static long nr_items = 300, ttl_ms = 20, period_us = 2000;
 
 static long long now_ns(void)
 {

@@ -23,7 +23,7 @@ struct config {
 
 static struct config *volatile config;
 static pthread_mutex_t config_lock = PTHREAD_MUTEX_INITIALIZER;
-static long rounds = 100, gap_us = 10000, load_us = 100;
+static long rounds = 100, gap_us = 20000, load_us = 100;
 
 static void sleep_us(long us)
 {

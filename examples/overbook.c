@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static long agents = 4, seats = 100, gap_us = 10000, payment_us = 100;
+static long agents = 4, seats = 100, gap_us = 20000, payment_us = 100;
 static volatile long next_seat;
 static unsigned char *sold;
 static pthread_mutex_t ticket_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -20,7 +20,7 @@
 
 #define MAX_WORKERS 32
 
-static long workers = 3, phases = 100, flush_us = 100, prepare_us = 10000;
+static long workers = 3, phases = 100, flush_us = 100, prepare_us = 20000;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
 static long phase = -1, done;

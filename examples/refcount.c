@@ -24,7 +24,7 @@ struct conn {
 	volatile int frees;
 };
 
-static long rounds = 100, gap_us = 10000, log_us = 100;
+static long rounds = 100, gap_us = 20000, log_us = 100;
 
 static void sleep_us(long us)
 {

@@ -34,7 +34,7 @@ static const struct preset presets[] = {
 		   .jitter_ns = 500 * US, .slice_min_ns = 1 * MS, .slice_max_ns = 5 * MS,
 		   .migrate_ppm = PCT(1) } },
 	{ "medium", { .delay_ppm = PCT(20), .delay_dist = FUZZ_DIST_LOGUNIFORM,
-		      .delay_min_ns = 50 * US, .delay_max_ns = 20 * MS, .jitter_ns = 10 * MS,
+		      .delay_min_ns = 50 * US, .delay_max_ns = 50 * MS, .jitter_ns = 10 * MS,
 		      .slice_min_ns = 200 * US, .slice_max_ns = 5 * MS,
 		      .migrate_ppm = PCT(10), .far_ppm = PCT(5) } },
 	{ "high", { .delay_ppm = PCT(40), .delay_dist = FUZZ_DIST_LOGUNIFORM,

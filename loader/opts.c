@@ -17,7 +17,7 @@ static const char usage[] =
 "  -p, --pid PID   --cgroup PATH   --comm NAME[*]      what else to fuzz\n"
 "  -i, --intensity off|low|medium|high|extreme  (default medium; low: 1% budget)\n"
 "      --seed N          seed of every random decision (default random, printed)\n"
-"      --delay MIN:MAX   hold target wake-ups back (e.g. 50us:20ms), --delay-prob\n"
+"      --delay MIN:MAX   hold target wake-ups back (e.g. 50us:50ms), --delay-prob\n"
 "                        PCT of them, --delay-dist uniform|exp|loguniform\n"
 "      --jitter DUR      vtime jitter that shuffles the targets' run order\n"
 "      --migrate PCT, --migrate-far PCT  forced moves to another LLC / far node\n"
@@ -172,7 +172,7 @@ static int parse_fuzz_opt(int c, const char *arg, struct fuzz_opts *o)
 		return 0;
 	case 'd':
 		if (parse_range_ns(arg, &k->delay_min_ns, &k->delay_max_ns))
-			return bad("--delay (MIN:MAX, e.g. 50us:20ms)", arg);
+			return bad("--delay (MIN:MAX, e.g. 50us:50ms)", arg);
 		o->knobs_set |= KNOB_DELAY;
 		return 0;
 	case 'P':
