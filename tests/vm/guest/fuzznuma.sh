@@ -20,7 +20,6 @@ for r in $(seq "$rounds"); do
 	pid=$!
 	wait_state enabled 20
 	beside="$beside $(hb)"
-	pkill -INT -P $pid sh 2>/dev/null
 	kill -INT $pid; wait $pid
 	sed 's/^/    | /' "$OUT" | grep -v '^    | $'
 done

@@ -26,6 +26,15 @@ expect_state() {  # STATE WHAT
 	if [ "$s" = "$1" ]; then ok "$2 (state $s)"; else not_ok "$2 (state '$s', expected $1)"; fi
 }
 
+# pids_matching GLOB: pids whose command line (arguments joined by spaces)
+# matches GLOB. The guest's busybox has no pgrep/pkill.
+pids_matching() {
+	for d in /proc/[0-9]*; do
+		c=$(tr '\0' ' ' <"$d/cmdline" 2>/dev/null) || continue
+		case "$c" in $1) echo "${d#/proc/}" ;; esac
+	done
+}
+
 # wait_state STATE SECONDS: poll until the sched_ext state is STATE.
 wait_state() {
 	i=0

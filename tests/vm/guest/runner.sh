@@ -34,7 +34,10 @@ run_cmd ./scx_fuzz --intensity high --until-failure --repeat 20 --timeout 8 --js
 expect_rc 1 "a deadlock is found: exit 1"
 expect_out '^scx_fuzz: run [0-9]+ seed [0-9]+: HANG: still running after --timeout 8 s' "reported as a hang"
 show_file hang.json /tmp/hang.json
-expect_cmp "$(pgrep deadlock | wc -l)" "==" 0 "the hung tree was killed"
+sleep 1002 & probe=$!
+expect_cmp "$(pids_matching '*sleep 1002*' | wc -l)" "==" 1 "pids_matching sees a live process"
+kill $probe; wait $probe 2>/dev/null
+expect_cmp "$(pids_matching '*deadlock*' | wc -l)" "==" 0 "the hung tree was killed"
 
 # 3. --fail-on: output that means failure; --until-success stops at a pass.
 run_cmd ./scx_fuzz --repeat 2 --fail-on 'ok: [0-9]+ items' -- ./expiry -t 1000 -n 20
@@ -47,7 +50,7 @@ expect_out '^scx_fuzz: campaign: 1 runs, 0 failed' "--until-success stopped afte
 # 4. A command that forks and exits: its leftovers are killed at the end of the run.
 run_cmd ./scx_fuzz -- sh -c 'sleep 1000 & sleep 1001 & exit 0'
 expect_rc 0 "a command that leaves children behind"
-expect_cmp "$(pgrep -f 'sleep 100[01]' | wc -l)" "==" 0 "its leftover children were killed"
+expect_cmp "$(pids_matching '*sleep 100[01]*' | wc -l)" "==" 0 "its leftover children were killed"
 
 # 5. SIGINT during a campaign: the run stops, the campaign is reported, scx_fuzz detaches.
 ./scx_fuzz --repeat 1000 -- sh -c 'sleep 0.3' >"$OUT" 2>&1 &
@@ -70,5 +73,5 @@ kill -9 $pid
 wait $pid
 i=0; while [ "$(cat $SCX/state)" != disabled ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 expect_state disabled "SIGKILL of the loader: the kernel detaches the scheduler"
-pkill -9 -f 'sleep 1000'
+kill -9 $(pids_matching '*sleep 1000*') 2>/dev/null
 echo "ok - guest script completed"; exit 0
