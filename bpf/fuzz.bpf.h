@@ -37,9 +37,16 @@ static u64 target_slice(const struct task_ctx *tc, u64 event, u64 base)
 	return fuzz_uniform(draw(tc, event, FUZZ_SLOT_SLICE), knobs.slice_min_ns, knobs.slice_max_ns);
 }
 
-static u64 target_jitter(const struct task_ctx *tc, u64 event)
+/*
+ * A vtime offset in [-jitter/2, jitter/2): centred, so targets change places
+ * with each other and with non-targets but are not pushed behind them on average.
+ */
+static s64 target_jitter(const struct task_ctx *tc, u64 event)
 {
-	return knobs.jitter_ns ? fuzz_uniform(draw(tc, event, FUZZ_SLOT_JITTER), 0, knobs.jitter_ns) : 0;
+	if (!knobs.jitter_ns)
+		return 0;
+	return (s64)fuzz_uniform(draw(tc, event, FUZZ_SLOT_JITTER), 0, knobs.jitter_ns) -
+	       (s64)(knobs.jitter_ns / 2);
 }
 
 /* Arm the LLC's release timer for `due` unless it already fires earlier. */
@@ -137,12 +144,12 @@ static s32 forced_cpu_for(const struct task_ctx *tc, u64 event, s32 from, u32 *s
 }
 
 /*
- * The drawn CPU if the task may go there now: allowed, online, migratable.
- * *stat: the counter to bump once the move is done.
+ * The drawn CPU, or an idle one of its LLC, if the task may go there now:
+ * allowed, online, migratable. *stat: the counter to bump once the move is done.
  */
 static s32 forced_cpu(struct task_struct *p, const struct task_ctx *tc, u64 event, s32 from, u32 *stat)
 {
-	s32 cpu = forced_cpu_for(tc, event, from, stat);
+	s32 cpu = forced_cpu_for(tc, event, from, stat), idle;
 	const struct cpumask *online;
 
 	if (cpu < 0 || !bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
@@ -152,6 +159,15 @@ static s32 forced_cpu(struct task_struct *p, const struct task_ctx *tc, u64 even
 	online = llc_cpumask(cpu_llc(cpu));
 	if (!online || !bpf_cpumask_test_cpu(cpu, online))
 		return -1;
+	/* Queued behind a busy CPU's task it would wait a slice nobody drew: prefer an idle one there. */
+	if (scx_bpf_test_and_clear_cpu_idle(cpu))
+		return cpu;
+	idle = scx_bpf_pick_idle_cpu(online, 0);
+	if (idle < 0)
+		return cpu;
+	if (idle != from && bpf_cpumask_test_cpu(idle, p->cpus_ptr))
+		return idle;
+	kick_cpu(idle, SCX_KICK_IDLE);	/* not usable: hand the claim back */
 	return cpu;
 }
 
@@ -164,7 +180,8 @@ static u32 release_due(u32 from, s32 cpu, bool all)
 {
 	u32 own = cpu_llc(cpu), moved = 0;
 	struct llc_ctx *lc = llc_ctx(own), *from_lc = llc_ctx(from);
-	u64 now = bpf_ktime_get_ns(), jitter;
+	u64 now = bpf_ktime_get_ns(), late;
+	s64 jitter;
 	struct task_struct *p;
 	struct task_ctx *tc;
 	u32 stat;
@@ -193,14 +210,16 @@ static u32 release_due(u32 from, s32 cpu, bool all)
 				    FUZZ_EV_MIGRATE_LLC, dest);
 		} else {
 			jitter = target_jitter(tc, tc->events - 1);
-			scx_bpf_dsq_move_set_vtime(DSQ_ITER, clamp_vtime(tc->fair_vtime + jitter, lc));
+			scx_bpf_dsq_move_set_vtime(DSQ_ITER, clamp_vtime(tc->fair_vtime, lc) + jitter);
 			if (!scx_bpf_dsq_move_vtime(DSQ_ITER, p, llc_dsq_id(own), 0))
 				continue;
 		}
 		stat_inc(FUZZ_STAT_RELEASED);
-		if (time_before(tc->release_ns, now))
-			stat_add(FUZZ_STAT_LATE_NS, now - tc->release_ns);
-		trace_event(p, FUZZ_EV_RELEASE, time_before(tc->release_ns, now) ? now - tc->release_ns : 0);
+		late = time_before(tc->release_ns, now) ? now - tc->release_ns : 0;
+		stat_add(FUZZ_STAT_LATE_NS, late);
+		if (knobs.budget_ppm)	/* the budget pays for the whole hold, not just the drawn part */
+			tc->delay_credit_ns -= late;
+		trace_event(p, FUZZ_EV_RELEASE, late);
 		if (++moved >= FUZZ_MAX_BATCH)
 			break;
 	}

@@ -36,11 +36,11 @@ const volatile __u32 test_fault = FUZZ_FAULT_NONE;
 /* Why we were detached; the loader polls kind != 0. */
 struct fuzz_exit_record exit_record;
 
-
 /*
  * A synchronous wake-up (the waker is about to sleep, as in a pipe ping-pong):
  * keep the pair on one CPU. The previous CPU if it is idle and shares the
- * waker's LLC, else the waker's own CPU when nothing is queued there yet.
+ * waker's LLC, else the waker's own CPU when nothing is queued there yet --
+ * nor in its LLC's queue, or chains of such pairs would starve that queue.
  */
 static s32 pick_sync_cpu(struct task_struct *p, s32 prev_cpu)
 {
@@ -50,7 +50,8 @@ static s32 pick_sync_cpu(struct task_struct *p, s32 prev_cpu)
 	if (cpu_llc(waker) == cpu_llc(prev_cpu) && scx_bpf_test_and_clear_cpu_idle(prev_cpu))
 		return prev_cpu;
 	if (!(cur->flags & PF_EXITING) && bpf_cpumask_test_cpu(waker, p->cpus_ptr) &&
-	    scx_bpf_dsq_nr_queued(SCX_DSQ_LOCAL) == 0)
+	    scx_bpf_dsq_nr_queued(SCX_DSQ_LOCAL) == 0 &&
+	    scx_bpf_dsq_nr_queued(llc_dsq_id(cpu_llc(waker))) == 0)
 		return waker;
 	return -1;
 }
@@ -79,12 +80,10 @@ static s32 pick_idle_cpu(struct task_struct *p, s32 prev_cpu, u64 wake_flags)
 
 s32 FUZZ_OPS(fuzz_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flags)
 {
+	struct task_ctx *tc = target_ctx(p);
 	bool is_idle = false;
 	s32 cpu;
 
-	/* Targets always go through ops.enqueue, where they are fuzzed. */
-	if (target_ctx(p))
-		return prev_cpu;
 	if (global_queue || is_restricted(p)) {
 		/* The kernel's own policy honours any affinity mask. */
 		cpu = scx_bpf_select_cpu_dfl(p, prev_cpu, wake_flags, &is_idle);
@@ -93,6 +92,11 @@ s32 FUZZ_OPS(fuzz_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flag
 		is_idle = cpu >= 0;
 		if (!is_idle)
 			cpu = prev_cpu;
+	}
+	/* Targets always go on to ops.enqueue, to be fuzzed there; it may use the idle CPU. */
+	if (tc) {
+		tc->woke_on_idle = is_idle;
+		return cpu;
 	}
 	if (is_idle) {
 		stat_inc(FUZZ_STAT_DIRECT);
@@ -105,7 +109,7 @@ s32 FUZZ_OPS(fuzz_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flag
  * Queue on the LLC of the task's CPU and wake an idle CPU to run it. A
  * target's vtime may carry jitter, taken back when it runs (fuzz_start_run).
  */
-static void enqueue_llc(struct task_struct *p, struct task_ctx *tc, u64 slice, u64 jitter,
+static void enqueue_llc(struct task_struct *p, struct task_ctx *tc, u64 slice, s64 jitter,
 			u64 enq_flags)
 {
 	u64 vtime;
@@ -122,7 +126,7 @@ static void enqueue_llc(struct task_struct *p, struct task_ctx *tc, u64 slice, u
 	if (tc && jitter) {
 		tc->fair_vtime = vtime;
 		tc->restore_vtime = 1;
-		vtime = clamp_vtime(vtime + jitter, lc);
+		vtime += jitter;	/* may reach jitter/2 below the sleepers' floor */
 	}
 	dsq_insert_vtime(p, llc_dsq_id(llc), slice, vtime, enq_flags);
 	if (kick_idle_in(llc_cpumask(llc)))
@@ -143,26 +147,35 @@ static void insert_on_cpu(struct task_struct *p, s32 cpu, u64 slice, u64 enq_fla
 /*
  * A target's turn at the fuzzer: one event, one set of draws. A wake-up (or
  * its first enqueue) may be held back; otherwise it may be forced onto a
- * distant CPU; otherwise it joins its LLC's queue with jitter and a random
- * slice.
+ * distant CPU; otherwise it takes the idle CPU select_cpu found, or joins its
+ * LLC's queue with jitter. Either way it gets a random slice.
  */
 static void fuzz_enqueue_target(struct task_struct *p, struct task_ctx *tc, u64 enq_flags)
 {
 	u64 event = tc->events++, slice = target_slice(tc, event, slice_ns);
-	bool wakeup = (enq_flags & SCX_ENQ_WAKEUP) || !event;
+	bool wakeup = (enq_flags & SCX_ENQ_WAKEUP) || !event, on_idle = tc->woke_on_idle;
+	s32 here = scx_bpf_task_cpu(p), cpu;
 	u32 stat;
-	s32 cpu;
 
 	stat_inc(FUZZ_STAT_TARGET_ENQ);
+	tc->woke_on_idle = 0;
 	if (tc->held)
 		fuzz_unhold(p, tc);
-	if (wakeup && knobs.delay_ppm && hold_target(p, tc, event, slice, enq_flags))
+	if (wakeup && knobs.delay_ppm && hold_target(p, tc, event, slice, enq_flags)) {
+		if (on_idle)	/* hand back the idle CPU select_cpu claimed */
+			kick_cpu(here, SCX_KICK_IDLE);
 		return;
-	cpu = forced_cpu(p, tc, event, scx_bpf_task_cpu(p), &stat);
+	}
+	cpu = forced_cpu(p, tc, event, here, &stat);
 	if (cpu >= 0) {
 		insert_on_cpu(p, cpu, slice, enq_flags);
+		if (on_idle && cpu != here)
+			kick_cpu(here, SCX_KICK_IDLE);
 		stat_inc(stat);
 		trace_event(p, stat == FUZZ_STAT_MIGRATE_NODE ? FUZZ_EV_MIGRATE_NODE : FUZZ_EV_MIGRATE_LLC, cpu);
+	} else if (on_idle) {
+		/* An idle CPU has nobody to reorder against: no jitter, just the random slice. */
+		insert_on_cpu(p, here, slice, enq_flags);
 	} else {
 		enqueue_llc(p, tc, slice, target_jitter(tc, event), enq_flags);
 	}

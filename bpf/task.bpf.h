@@ -19,6 +19,7 @@ struct task_ctx {
 	u8 target;		/* fuzzed */
 	u8 held;		/* waiting in a delay queue */
 	u8 restore_vtime;	/* queued off its fair vtime: set it back to fair_vtime when it runs */
+	u8 woke_on_idle;	/* ops.select_cpu claimed an idle CPU for this wake-up */
 };
 
 struct {

@@ -49,10 +49,11 @@ void stats_print(FILE *out, const uint64_t *sums)
 	/* local_pct: dispatches served without leaving the LLC; per_steal: batch efficiency */
 	fprintf(out, " local_pct=%.1f per_steal=%.2f", all ? 100.0 * local / all : 0.0,
 		steals ? (double)sums[FUZZ_STAT_STOLEN] / steals : 0.0);
-	/* how often a run started on another node than the last, targets vs the rest; delay share */
+	/* how often a run started on another node than the last, targets vs the rest; share of run
+	 * time spent held (drawn delay + release lateness) */
 	fprintf(out, " target_node_pct=%.2f other_node_pct=%.2f delay_pct=%.3f\n",
 		pct(sums[FUZZ_STAT_TARGET_NODE_MOVES], sums[FUZZ_STAT_TARGET_RUNS]),
 		pct(sums[FUZZ_STAT_OTHER_NODE_MOVES], sums[FUZZ_STAT_OTHER_RUNS]),
-		pct(sums[FUZZ_STAT_DELAY_NS], sums[FUZZ_STAT_TARGET_RUN_NS]));
+		pct(sums[FUZZ_STAT_DELAY_NS] + sums[FUZZ_STAT_LATE_NS], sums[FUZZ_STAT_TARGET_RUN_NS]));
 	fflush(out);
 }
