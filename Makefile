@@ -121,8 +121,8 @@ demo: $(BUILD)/scx_fuzz | $(DEPS_OK)
 
 # Quick versions (about 15 minutes); see docs/benchmarks.md for the full ones.
 bench: $(BUILD)/scx_fuzz $(PROGS) | $(DEPS_OK)
-	$(Q)bench/bugs --rounds 10
-	$(Q)bench/base --cpus "4 16" --rounds 2 --seconds 3
+	$(Q)bench/bugs --rounds 5
+	$(Q)bench/overhead --cpus "4 16" --rounds 1 --seconds 2
 
 install: $(BUILD)/scx_fuzz
 	install -D -m 755 $(BUILD)/scx_fuzz $(DESTDIR)$(PREFIX)/bin/scx_fuzz

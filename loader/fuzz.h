@@ -110,8 +110,12 @@ int tree_init(void);
 void tree_kill(void);
 int tree_reap(pid_t main, int *status);
 
-/* stats.c: one line of summed counters, with the ratios that matter. */
+/* stats.c: counter names, and one line of summed counters with the ratios that matter. */
+extern const char *const fuzz_stat_names[FUZZ_NR_STATS];
 void stats_print(FILE *out, const uint64_t *sums);
+
+/* json.c: a JSON string body (no quotes) of at most `max` bytes of `s`, escaped. */
+void json_chars(FILE *f, const char *s, size_t max);
 
 /* bpflog.c: libbpf output capture; the tail is shown when loading fails. */
 void bpflog_install(bool verbose);

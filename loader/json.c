@@ -6,7 +6,39 @@
 
 #include "campaign.h"
 
-extern const char *const fuzz_stat_names[FUZZ_NR_STATS];
+/* Length of the valid UTF-8 sequence at s (within max bytes), 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t max)
+{
+	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+
+	if (!n || n > max)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* Control characters escaped; UTF-8 kept; stray bytes (a name cut mid-character) become U+FFFD. */
+void json_chars(FILE *f, const char *s, size_t max)
+{
+	for (size_t i = 0, n; i < max && s[i]; i++) {
+		unsigned char ch = s[i];
+
+		if (ch == '"' || ch == '\\') {
+			fprintf(f, "\\%c", ch);
+		} else if (ch < 0x20 || ch == 0x7f) {
+			fprintf(f, "\\u%04x", ch);
+		} else if (ch < 0x80) {
+			fputc(ch, f);
+		} else if ((n = utf8_len((const unsigned char *)s + i, max - i))) {
+			fwrite(s + i, 1, n, f);
+			i += n - 1;
+		} else {
+			fputs("\\ufffd", f);
+		}
+	}
+}
 
 static void json_str(FILE *f, const char *s)
 {
@@ -15,16 +47,7 @@ static void json_str(FILE *f, const char *s)
 		return;
 	}
 	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = *s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
+	json_chars(f, s, (size_t)-1);
 	fputc('"', f);
 }
 

@@ -12,7 +12,6 @@
 
 #include "campaign.h"
 
-extern const char *const fuzz_stat_names[FUZZ_NR_STATS];
 
 const char *run_result_name(enum run_result r)
 {

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "trace.h"
 
 #define TRACE_MAX_EVENTS (2u << 20)	/* ~100 MB; the rest of a run is counted as dropped */
@@ -47,21 +48,6 @@ void trace_free(struct trace *t)
 {
 	free(t->ev);
 	memset(t, 0, sizeof(*t));
-}
-
-/* A JSON string body: the characters a thread name may hold, escaped. */
-static void json_chars(FILE *f, const char *s, size_t max)
-{
-	for (size_t i = 0; i < max && s[i]; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
 }
 
 static double us(__u64 ns, __u64 t0)

@@ -166,3 +166,25 @@ Test(runner, tree_kill_reaches_orphans)
 	cr_assert_eq(kill(orphan, 0), -1, "tree_kill ended the orphan");
 	cr_assert_eq(tree_reap(child, &status), 0, "nothing left to reap");
 }
+
+/* json_chars into a string. */
+static char *json_of(const char *s, size_t max)
+{
+	static char buf[256];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	cr_assert_not_null(f);
+	json_chars(f, s, max);
+	fclose(f);
+	return buf;
+}
+
+Test(runner, json_escaping)
+{
+	cr_assert_str_eq(json_of("a\"b\\c", 64), "a\\\"b\\\\c");
+	cr_assert_str_eq(json_of("tab\there\n", 64), "tab\\u0009here\\u000a");
+	cr_assert_str_eq(json_of("caf\xc3\xa9 \xe2\x86\x92", 64), "caf\xc3\xa9 \xe2\x86\x92", "UTF-8 kept");
+	cr_assert_str_eq(json_of("ab\xc3\xa9", 3), "ab\\ufffd", "a character cut by the length limit");
+	cr_assert_str_eq(json_of("x\xff\x80y", 64), "x\\ufffd\\ufffdy", "stray bytes");
+	cr_assert_str_eq(json_of("abcdef", 3), "abc");
+}
