@@ -29,7 +29,7 @@ static double now_s(void)
 
 bool run_failed(enum run_result r)
 {
-	return r == RUN_FAIL || r == RUN_SIGNAL || r == RUN_HANG || r == RUN_MATCH;
+	return r == RUN_FAIL || r == RUN_SIGNAL || r == RUN_HANG || r == RUN_MATCH || r == RUN_ERRCMD;
 }
 
 /* Sleep until output or trace events arrive, at most 50 ms. */
@@ -65,11 +65,14 @@ static void watch(struct campaign *c, pid_t pid, int *forwarded, double *next_st
 	}
 }
 
-static void classify(struct campaign *c, struct run *r, int wstatus, bool timed_out, int forwarded)
+static void classify(struct campaign *c, struct run *r, int wstatus, bool timed_out, bool errcmd,
+		     int forwarded)
 {
-	r->status = timed_out ? -1 : exit_status_of(wstatus);
+	r->status = timed_out || errcmd ? -1 : exit_status_of(wstatus);
 	if (timed_out)
 		r->result = RUN_HANG;
+	else if (errcmd)
+		r->result = RUN_ERRCMD;
 	else if (forwarded)
 		r->result = RUN_INTERRUPTED;
 	else if (WIFSIGNALED(wstatus))
@@ -99,6 +102,7 @@ static int run_once(struct campaign *c, struct run *r)
 	int out_fd = -1, wstatus = 0, forwarded = 0, err, reaped = 0;
 	double start, next_stats;
 	bool timed_out = false;
+	struct errcheck check;
 
 	sched_set_seed(c->s, r->seed);
 	sched_read_stats(c->s, before);
@@ -128,7 +132,8 @@ static int run_once(struct campaign *c, struct run *r)
 		sched_remove_target(c->s, t.pid);
 		return 0;
 	}
-	while (!(reaped = tree_reap(t.pid, &wstatus))) {
+	errcheck_init(&check, o->error_cmd, o->error_interval_s, start);
+	while (!(reaped = tree_reap(t.pid, &wstatus, &check))) {
 		wait_io(c);
 		capture_read(&c->out);
 		sched_trace_drain(c->s);
@@ -137,6 +142,9 @@ static int run_once(struct campaign *c, struct run *r)
 			timed_out = true;
 			break;
 		}
+		errcheck_poll(&check, now_s());
+		if (check.fired)
+			break;
 	}
 	r->duration_s = now_s() - start;
 	if (reaped < 0)
@@ -145,7 +153,7 @@ static int run_once(struct campaign *c, struct run *r)
 	sched_remove_target(c->s, t.pid);
 	capture_finish(&c->out);
 	sched_trace_drain(c->s);
-	classify(c, r, wstatus, timed_out, forwarded);
+	classify(c, r, wstatus, timed_out, check.fired, forwarded);
 	counters_delta(c, r, before);
 	return 0;
 }
@@ -162,7 +170,7 @@ static int final_status(const struct campaign *c)
 	if (!is_campaign(c->o)) {
 		if (last->result == RUN_HANG)
 			return EXIT_HANG;
-		return last->result == RUN_MATCH ? 1 : last->status;
+		return last->result == RUN_MATCH || last->result == RUN_ERRCMD ? 1 : last->status;
 	}
 	if (c->o->until == UNTIL_SUCCESS)
 		return c->stop == STOP_SUCCESS ? 0 : 1;

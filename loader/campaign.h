@@ -17,6 +17,7 @@ enum run_result {
 	RUN_SIGNAL,		/* killed by a signal */
 	RUN_HANG,		/* exceeded --timeout; its tree was killed */
 	RUN_MATCH,		/* its output matched --fail-on */
+	RUN_ERRCMD,		/* --error-command succeeded: the target failed while running */
 	RUN_INTERRUPTED,	/* SIGINT/SIGTERM to scx_fuzz during the run */
 	RUN_NOT_STARTED,	/* CMD could not be executed */
 };

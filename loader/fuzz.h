@@ -50,6 +50,8 @@ struct fuzz_opts {
 	enum { UNTIL_NONE, UNTIL_FAILURE, UNTIL_SUCCESS } until;
 	double timeout_s;		/* a run longer than this is a hang; 0: none */
 	const char *fail_on;		/* a run whose output matches this regex failed */
+	const char *error_cmd;		/* --error-command: its success means the run failed */
+	double error_interval_s;	/* --error-check-interval (default 10) */
 	const char *json_path;		/* --json FILE */
 	const char *trace_path;		/* --trace FILE */
 	int argc;			/* scx_fuzz's own argv, for the reproduction line */
@@ -105,10 +107,24 @@ extern const char fuzz_shortopts[];
 __u64 run_seed_of(__u64 campaign_seed, unsigned long run);
 void format_repro(int argc, char **argv, __u64 seed, char *buf, size_t len);
 
+/* errcheck.c: --error-command, run every interval during a run; success = failure. */
+struct errcheck {
+	const char *cmd;	/* NULL: no checks */
+	double interval_s, next_s, started_s;
+	pid_t pid;		/* the running check, -1 none */
+	bool overran;		/* killed for outliving the interval */
+	bool fired;		/* a check succeeded: the target failed */
+	bool broken;		/* sh could not run it (127), said once */
+	unsigned long checks;
+};
+void errcheck_init(struct errcheck *e, const char *cmd, double interval_s, double now);
+void errcheck_poll(struct errcheck *e, double now);
+void errcheck_reaped(struct errcheck *e, pid_t pid, int status);
+
 /* tree.c: the target's process tree; we are its subreaper. */
 int tree_init(void);
 void tree_kill(void);
-int tree_reap(pid_t main, int *status);
+int tree_reap(pid_t main, int *status, struct errcheck *e);
 
 /* stats.c: counter names, and one line of summed counters with the ratios that matter. */
 extern const char *const fuzz_stat_names[FUZZ_NR_STATS];

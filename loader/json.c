@@ -115,6 +115,8 @@ int report_json(const struct campaign *c, const char *path, int exit_status)
 		o->until == UNTIL_FAILURE ? "\"failure\"" : o->until == UNTIL_SUCCESS ? "\"success\"" : "null",
 		o->timeout_s);
 	json_str(f, o->fail_on);
+	fprintf(f, ",\"error_command\":");
+	json_str(f, o->error_cmd);
 	fprintf(f, "},\"kernel\":");
 	json_str(f, c->kernel);
 	fprintf(f, ",\"topology\":{\"cpus\":%d,\"llcs\":%d,\"nodes\":%d},\"runs\":[",

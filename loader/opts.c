@@ -25,6 +25,8 @@ static const char usage[] =
 "  -r, --repeat N, --until-failure, --until-success  run CMD again and again\n"
 "  -t, --timeout S      a run lasting longer is a hang (a failure); --fail-on RE:\n"
 "                       output matching RE is a failure; --json F, --trace F\n"
+"      --error-command C  run C every --error-check-interval S (10) during a run:\n"
+"                       its success (exit 0) means CMD failed\n"
 "  -s, --slice US|MIN:MAX  base slice in us (default 5000) | target slice range\n"
 "  -b, --batch N         tasks moved per steal between LLCs (default 4, max 32)\n"
 "      --global-queue    baseline: the seed's single shared queue (slow)\n"
@@ -32,6 +34,9 @@ static const char usage[] =
 "  -v, --verbose  -V, --version  -h, --help\n"
 "Exit status: CMD's own (a campaign: 0 no failure, 1 a failure), or 2 bad usage,\n"
 "3 scheduler could not attach or was ejected, 126/127 CMD not runnable/found.\n";
+
+/* Long options without a short letter. */
+enum { OPT_ERROR_CMD = 256, OPT_ERROR_INTERVAL };
 
 static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 {
@@ -92,6 +97,8 @@ const struct option fuzz_longopts[] = {
 	{ "fail-on", required_argument, NULL, 'f' },
 	{ "json", required_argument, NULL, 'J' },
 	{ "trace", required_argument, NULL, 'T' },
+	{ "error-command", required_argument, NULL, OPT_ERROR_CMD },
+	{ "error-check-interval", required_argument, NULL, OPT_ERROR_INTERVAL },
 	{ 0 },
 };
 const char fuzz_shortopts[] = "+s:b:S:p:i:r:t:vVh";
@@ -133,6 +140,16 @@ static int parse_runner_opt(int c, const char *arg, struct fuzz_opts *o)
 		return 0;
 	case 'T':
 		o->trace_path = arg;
+		return 0;
+	case OPT_ERROR_CMD:
+		if (!*arg)
+			return bad("--error-command (a shell command)", arg);
+		o->error_cmd = arg;
+		return 0;
+	case OPT_ERROR_INTERVAL:
+		o->error_interval_s = strtod(arg, &end);
+		if (end == arg || *end || !(o->error_interval_s >= 0.1 && o->error_interval_s <= 86400))
+			return bad("--error-check-interval (seconds, 0.1..86400)", arg);
 		return 0;
 	}
 	return -1;	/* not one of ours */
@@ -218,6 +235,7 @@ int parse_opts(int argc, char **argv, struct fuzz_opts *o, bool *done, FILE *out
 	memset(o, 0, sizeof(*o));
 	o->slice_us = FUZZ_DEFAULT_SLICE_US;
 	o->batch = FUZZ_DEFAULT_BATCH;
+	o->error_interval_s = 10;
 	*done = false;
 	optind = 1;
 	opterr = 0;
@@ -278,9 +296,9 @@ int parse_opts(int argc, char **argv, struct fuzz_opts *o, bool *done, FILE *out
 		fprintf(stderr, "scx_fuzz: --pid and a command contradict each other: give one\n");
 		return EXIT_USAGE;
 	}
-	if (!o->cmd && (is_campaign(o) || o->timeout_s || o->fail_on)) {
-		fprintf(stderr, "scx_fuzz: --repeat, --until-*, --timeout and --fail-on need a command "
-			"(-- CMD ARGS)\n");
+	if (!o->cmd && (is_campaign(o) || o->timeout_s || o->fail_on || o->error_cmd)) {
+		fprintf(stderr, "scx_fuzz: --repeat, --until-*, --timeout, --fail-on and --error-command "
+			"need a command (-- CMD ARGS)\n");
 		return EXIT_USAGE;
 	}
 	return 0;

@@ -17,7 +17,7 @@ const char *run_result_name(enum run_result r)
 {
 	static const char *const names[] = {
 		[RUN_PASS] = "pass", [RUN_FAIL] = "fail", [RUN_SIGNAL] = "signal", [RUN_HANG] = "hang",
-		[RUN_MATCH] = "fail-on", [RUN_INTERRUPTED] = "interrupted",
+		[RUN_MATCH] = "fail-on", [RUN_ERRCMD] = "error-command", [RUN_INTERRUPTED] = "interrupted",
 		[RUN_NOT_STARTED] = "not-started",
 	};
 	return names[r];
@@ -42,6 +42,10 @@ static void describe(const struct campaign *c, const struct run *r, char *buf, s
 		break;
 	case RUN_MATCH:
 		snprintf(buf, len, "FAIL: output matched --fail-on: %.120s", c->out.matched_line);
+		break;
+	case RUN_ERRCMD:
+		snprintf(buf, len, "FAIL: --error-command succeeded: %.120s (its processes were killed)",
+			 c->o->error_cmd);
 		break;
 	case RUN_INTERRUPTED:
 		snprintf(buf, len, "interrupted (exit status %d)", r->status);

@@ -88,9 +88,10 @@ void tree_kill(void)
 
 /*
  * Reap every child that has exited; returns 1 with *status set if one of
- * them was `main` (the target), 0 if it still runs, -errno on error.
+ * them was `main` (the target), 0 if it still runs, -errno on error. Other
+ * children are orphans of the tree, or `e`'s error check (told of its end).
  */
-int tree_reap(pid_t main, int *status)
+int tree_reap(pid_t main, int *status, struct errcheck *e)
 {
 	int st, found = 0;
 	pid_t r;
@@ -99,6 +100,8 @@ int tree_reap(pid_t main, int *status)
 		if (r == main) {
 			*status = st;
 			found = 1;
+		} else {
+			errcheck_reaped(e, r, st);
 		}
 	}
 	if (r < 0 && errno != ECHILD)

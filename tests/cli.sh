@@ -42,8 +42,10 @@ check 2 "^scx_fuzz: --until-failure and --until-success contradict each other$" 
 check 2 "^scx_fuzz: invalid --timeout" "--timeout not a number: exit 2" "$bin" --timeout soon -- true
 check 2 "^scx_fuzz: invalid --fail-on \(an extended regular expression\): '\(oops'" \
 	"--fail-on with a bad regex: exit 2" "$bin" --fail-on '(oops' -- true
-check 2 "^scx_fuzz: --repeat, --until-\*, --timeout and --fail-on need a command" \
+check 2 "^scx_fuzz: --repeat, --until-\*, --timeout, --fail-on and --error-command need a command" \
 	"--until-failure without a command: exit 2" "$bin" --until-failure
+check 2 "^scx_fuzz: invalid --error-check-interval \(seconds, 0.1..86400\): '0'" \
+	"--error-check-interval 0: exit 2" "$bin" --error-check-interval 0 --error-command true -- true
 inst=$(mktemp -d)
 if make -s install PREFIX="$inst" >/dev/null 2>&1 && [ -x "$inst/bin/scx_fuzz" ] &&
 	[ -f "$inst/share/man/man1/scx_fuzz.1" ]; then

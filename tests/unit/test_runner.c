@@ -164,7 +164,7 @@ Test(runner, tree_kill_reaches_orphans)
 	cr_assert_eq(kill(orphan, 0), 0, "the orphan still runs");
 	tree_kill();
 	cr_assert_eq(kill(orphan, 0), -1, "tree_kill ended the orphan");
-	cr_assert_eq(tree_reap(child, &status), 0, "nothing left to reap");
+	cr_assert_eq(tree_reap(child, &status, NULL), 0, "nothing left to reap");
 }
 
 /* json_chars into a string. */
@@ -187,4 +187,32 @@ Test(runner, json_escaping)
 	cr_assert_str_eq(json_of("ab\xc3\xa9", 3), "ab\\ufffd", "a character cut by the length limit");
 	cr_assert_str_eq(json_of("x\xff\x80y", 64), "x\\ufffd\\ufffdy", "stray bytes");
 	cr_assert_str_eq(json_of("abcdef", 3), "abc");
+}
+
+/* Run one --error-command check to its end; whether it reported a failure. */
+static bool check_once(const char *cmd, double interval_s)
+{
+	struct errcheck e;
+	int status;
+	pid_t pid;
+
+	errcheck_init(&e, cmd, interval_s, 0);
+	errcheck_poll(&e, 0);
+	cr_assert_eq(e.checks, 0, "not due before one interval");
+	errcheck_poll(&e, interval_s);
+	cr_assert_eq(e.checks, 1);
+	pid = e.pid;
+	if (interval_s < 1)	/* the clock jumps past the interval: the check is killed */
+		errcheck_poll(&e, 2 * interval_s + 0.01);
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	errcheck_reaped(&e, pid, status);
+	cr_assert_eq(e.pid, -1, "the check is over");
+	return e.fired;
+}
+
+Test(runner, error_command)
+{
+	cr_assert(check_once("exit 0", 5), "success of the command is a failure of the target");
+	cr_assert_not(check_once("exit 1", 5));
+	cr_assert_not(check_once("sleep 5; exit 0", 0.05), "a check that overran is killed: no error");
 }

@@ -52,6 +52,16 @@ run_cmd ./scx_fuzz -- sh -c 'sleep 1000 & sleep 1001 & exit 0'
 expect_rc 0 "a command that leaves children behind"
 expect_cmp "$(pids_matching '*sleep 100[01]*' | wc -l)" "==" 0 "its leftover children were killed"
 
+# 4b. --error-command: a target that logs its failure and keeps running.
+rm -f /tmp/err.marker
+run_cmd ./scx_fuzz --error-command 'grep -q ERROR /tmp/err.marker' --error-check-interval 0.5 --timeout 60 \
+	-- sh -c 'sleep 2; echo ERROR > /tmp/err.marker; sleep 1003'
+expect_rc 1 "--error-command: its success fails the run"
+expect_out 'FAIL: --error-command succeeded: grep -q ERROR /tmp/err.marker' "the failure names the error command"
+expect_cmp "$(pids_matching '*sleep 1003*' | wc -l)" "==" 0 "the target still running was killed"
+run_cmd ./scx_fuzz --error-command 'grep -q ERROR /tmp/no.marker' --error-check-interval 0.2 -- sleep 2
+expect_rc 0 "--error-command that never succeeds: the run passes"
+
 # 5. SIGINT during a campaign: the run stops, the campaign is reported, scx_fuzz detaches.
 ./scx_fuzz --repeat 1000 -- sh -c 'sleep 0.3' >"$OUT" 2>&1 &
 pid=$!
