@@ -57,19 +57,39 @@ static bool in_target_tree(struct task_struct *p)
 	return false;
 }
 
-static bool comm_matches(const struct task_struct *p)
+/* p's name equals `pat` (NUL-padded), or starts with it if `prefix`. */
+static bool comm_is(const struct task_struct *p, const volatile char *pat, bool prefix)
 {
 	char c;
 	int i;
 
 	for (i = 0; i < FUZZ_COMM_LEN; i++) {
-		c = knobs.comm[i];
+		c = pat[i];
 		if (!c)
-			return knobs.comm_prefix || !p->comm[i];
+			return prefix || !p->comm[i];
 		if (p->comm[i] != c)
 			return false;
 	}
 	return true;
+}
+
+static bool comm_matches(const struct task_struct *p)
+{
+	return comm_is(p, knobs.comm, knobs.comm_prefix);
+}
+
+/* Named like a thread the user keeps out of fuzzing (a JVM's compiler, GC ... with --java). */
+static bool excluded(const struct task_struct *p)
+{
+	u32 i;
+
+	bpf_for(i, 0, knobs.nr_excludes) {
+		u32 k = bounded(i, FUZZ_MAX_EXCLUDES);
+
+		if (comm_is(p, knobs.exclude[k], knobs.exclude_prefix & (1U << k)))
+			return true;
+	}
+	return false;
 }
 
 /* In the subtree of the --cgroup directory: its ancestor at that depth is it. */
@@ -142,6 +162,9 @@ static struct task_ctx *target_ctx(struct task_struct *p)
 	promote_root(p, tc);
 	if (knobs.target_by & (FUZZ_TARGET_COMM | FUZZ_TARGET_CGROUP))
 		tc->target = tc->in_tree || matches_now(p);
+	/* names change after creation (JVM threads name themselves): checked every time */
+	if (tc->target && knobs.nr_excludes && excluded(p))
+		return NULL;
 	return tc->target ? tc : NULL;
 }
 

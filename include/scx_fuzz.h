@@ -58,6 +58,7 @@ enum fuzz_defaults {
 #define FUZZ_BUDGET_WINDOW_NS	(1000ULL * 1000 * 1000)	/* the delay budget's window of run time */
 #define FUZZ_MAX_ROOTS		64			/* --pid / CMD process trees */
 #define FUZZ_COMM_LEN		16
+#define FUZZ_MAX_EXCLUDES	32			/* --exclude-comm patterns, --java's included */
 
 /* What makes a task a target (fuzz_knobs.target_by, bit flags). */
 enum fuzz_target_by {
@@ -84,6 +85,10 @@ struct fuzz_knobs {
 	__u32 cgroup_level;		/* its depth below the cgroup2 root */
 	__u32 comm_prefix;		/* comm ended in '*': match a prefix */
 	char comm[FUZZ_COMM_LEN];
+	/* threads never fuzzed, whatever else says so: --exclude-comm, --java */
+	__u32 nr_excludes;
+	__u32 exclude_prefix;		/* bit i: pattern i ended in '*' */
+	char exclude[FUZZ_MAX_EXCLUDES][FUZZ_COMM_LEN];
 };
 
 /* Per-CPU counters; the loader sums each index over all possible CPUs. */

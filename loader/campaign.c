@@ -68,8 +68,10 @@ static void watch(struct campaign *c, pid_t pid, int *forwarded, double *next_st
 static void classify(struct campaign *c, struct run *r, int wstatus, bool timed_out, bool errcmd,
 		     int forwarded)
 {
-	r->status = timed_out || errcmd ? -1 : exit_status_of(wstatus);
-	if (timed_out)
+	r->status = timed_out || errcmd || r->cut ? -1 : exit_status_of(wstatus);
+	if (r->cut && !errcmd)
+		r->result = RUN_PASS;
+	else if (timed_out)
 		r->result = RUN_HANG;
 	else if (errcmd)
 		r->result = RUN_ERRCMD;
@@ -142,6 +144,10 @@ static int run_once(struct campaign *c, struct run *r)
 			timed_out = true;
 			break;
 		}
+		if (o->iteration_s && now_s() - start >= o->iteration_s) {
+			r->cut = true;
+			break;
+		}
 		errcheck_poll(&check, now_s());
 		if (check.fired)
 			break;
@@ -170,6 +176,8 @@ static int final_status(const struct campaign *c)
 	if (!is_campaign(c->o)) {
 		if (last->result == RUN_HANG)
 			return EXIT_HANG;
+		if (last->cut && last->result == RUN_PASS)
+			return 0;
 		return last->result == RUN_MATCH || last->result == RUN_ERRCMD ? 1 : last->status;
 	}
 	if (c->o->until == UNTIL_SUCCESS)

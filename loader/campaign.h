@@ -28,6 +28,7 @@ struct run {
 	double duration_s;
 	enum run_result result;
 	int status;		/* CMD's exit status (128+N for signal N); -1 if none */
+	bool cut;		/* still running at --iteration-time: ended, counted as a pass */
 	uint64_t counters[FUZZ_NR_STATS];	/* this run's share of the counters */
 };
 

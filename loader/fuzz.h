@@ -40,6 +40,9 @@ struct fuzz_opts {
 	pid_t target_pid;		/* --pid: fuzz this process tree; 0: none */
 	const char *cgroup;		/* --cgroup PATH */
 	const char *comm;		/* --comm NAME ('*' at the end: prefix) */
+	const char *excludes[FUZZ_MAX_EXCLUDES];	/* --exclude-comm NAME[*], repeatable */
+	unsigned nr_excludes;
+	bool java;			/* --java: exclude the JVM's own threads */
 	const char *intensity;		/* NULL: medium */
 	uint64_t seed;
 	bool seed_set;
@@ -49,6 +52,7 @@ struct fuzz_opts {
 	unsigned long repeat;		/* --repeat N: at most N runs; 0: not given */
 	enum { UNTIL_NONE, UNTIL_FAILURE, UNTIL_SUCCESS } until;
 	double timeout_s;		/* a run longer than this is a hang; 0: none */
+	double iteration_s;		/* --iteration-time: a run this long is ended, as a pass */
 	const char *fail_on;		/* a run whose output matches this regex failed */
 	const char *error_cmd;		/* --error-command: its success means the run failed */
 	double error_interval_s;	/* --error-check-interval (default 10) */

@@ -15,28 +15,26 @@ static const char usage[] =
 "scx_fuzz sched_ext scheduler, then detach and exit with CMD's status. Without\n"
 "CMD, fuzz --pid/--cgroup/--comm targets until SIGINT. Needs root and sched_ext.\n"
 "  -p, --pid PID   --cgroup PATH   --comm NAME[*]      what else to fuzz\n"
+"      --exclude-comm NAME[*]  never fuzz threads so named; --java: the JVM's own\n"
 "  -i, --intensity off|low|medium|high|extreme  (default medium; low: 1% budget)\n"
 "      --seed N          seed of every random decision (default random, printed)\n"
 "      --delay MIN:MAX   hold target wake-ups back (e.g. 50us:50ms), --delay-prob\n"
 "                        PCT of them, --delay-dist uniform|exp|loguniform\n"
-"      --jitter DUR      vtime jitter that shuffles the targets' run order\n"
-"      --migrate PCT, --migrate-far PCT  forced moves to another LLC / far node\n"
-"      --budget PCT      cap injected delay at PCT of each target's run time\n"
+"      --jitter DUR   --budget PCT (of run time)   --migrate[-far] PCT (LLC/node)\n"
 "  -r, --repeat N, --until-failure, --until-success  run CMD again and again\n"
-"  -t, --timeout S      a run lasting longer is a hang (a failure); --fail-on RE:\n"
-"                       output matching RE is a failure; --json F, --trace F\n"
-"      --error-command C  run C every --error-check-interval S (10) during a run:\n"
-"                       its success (exit 0) means CMD failed\n"
+"  -t, --timeout S  a longer run is a hang   --fail-on RE  output that is failure\n"
+"      --error-command C  its success (run every --error-check-interval S) is one\n"
+"      --iteration-time S  end a run as a pass   --max-iterations N   --json F\n"
+"      --trace F  the failing run's schedule, for ui.perfetto.dev\n"
 "  -s, --slice US|MIN:MAX  base slice in us (default 5000) | target slice range\n"
-"  -b, --batch N         tasks moved per steal between LLCs (default 4, max 32)\n"
-"      --global-queue    baseline: the seed's single shared queue (slow)\n"
-"  -S, --stats SEC       print the scheduler's counters every SEC seconds\n"
-"  -v, --verbose  -V, --version  -h, --help\n"
+"  -b, --batch N  tasks per steal (4)  --global-queue  the seed's single queue\n"
+"  -S, --stats SEC  counters every SEC s   -v, --verbose  -V, --version  -h\n"
 "Exit status: CMD's own (a campaign: 0 no failure, 1 a failure), or 2 bad usage,\n"
 "3 scheduler could not attach or was ejected, 126/127 CMD not runnable/found.\n";
 
 /* Long options without a short letter. */
-enum { OPT_ERROR_CMD = 256, OPT_ERROR_INTERVAL };
+enum { OPT_ERROR_CMD = 256, OPT_ERROR_INTERVAL, OPT_EXCLUDE_COMM, OPT_JAVA, OPT_ITERATION_TIME,
+       OPT_MAX_ITERATIONS };
 
 static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 {
@@ -97,6 +95,10 @@ const struct option fuzz_longopts[] = {
 	{ "fail-on", required_argument, NULL, 'f' },
 	{ "json", required_argument, NULL, 'J' },
 	{ "trace", required_argument, NULL, 'T' },
+	{ "exclude-comm", required_argument, NULL, OPT_EXCLUDE_COMM },
+	{ "java", no_argument, NULL, OPT_JAVA },
+	{ "iteration-time", required_argument, NULL, OPT_ITERATION_TIME },
+	{ "max-iterations", required_argument, NULL, OPT_MAX_ITERATIONS },
 	{ "error-command", required_argument, NULL, OPT_ERROR_CMD },
 	{ "error-check-interval", required_argument, NULL, OPT_ERROR_INTERVAL },
 	{ 0 },
@@ -141,6 +143,22 @@ static int parse_runner_opt(int c, const char *arg, struct fuzz_opts *o)
 	case 'T':
 		o->trace_path = arg;
 		return 0;
+	case OPT_ITERATION_TIME:	/* the seed's name: end each run after S seconds, as a pass */
+		o->iteration_s = strtod(arg, &end);
+		if (end == arg || *end || !(o->iteration_s > 0 && o->iteration_s <= 7 * 86400))
+			return bad("--iteration-time (seconds, above 0)", arg);
+		return 0;
+	case OPT_MAX_ITERATIONS:	/* the seed's name: runs until a failure, at most N */
+		if (parse_u64(arg, 1, 1000000000, &v))
+			return bad("--max-iterations (runs, 1..10^9)", arg);
+		o->repeat = v;
+		if (o->until == UNTIL_SUCCESS) {
+			fprintf(stderr, "scx_fuzz: --max-iterations (until a failure) and --until-success "
+				"contradict each other\n");
+			return EXIT_USAGE;
+		}
+		o->until = UNTIL_FAILURE;
+		return 0;
 	case OPT_ERROR_CMD:
 		if (!*arg)
 			return bad("--error-command (a shell command)", arg);
@@ -175,6 +193,17 @@ static int parse_fuzz_opt(int c, const char *arg, struct fuzz_opts *o)
 		if (!arg[0] || strlen(arg) > (arg[strlen(arg) - 1] == '*' ? 16 : 15))
 			return bad("--comm (a thread name: 1..15 characters, optional '*' at the end)", arg);
 		o->comm = arg;
+		return 0;
+	case OPT_EXCLUDE_COMM:
+		if (!arg[0] || strlen(arg) > (arg[strlen(arg) - 1] == '*' ? 16 : 15))
+			return bad("--exclude-comm (a thread name: 1..15 characters, optional '*' at the end)",
+				   arg);
+		if (o->nr_excludes == FUZZ_MAX_EXCLUDES)
+			return bad("--exclude-comm (at most 32)", arg);
+		o->excludes[o->nr_excludes++] = arg;
+		return 0;
+	case OPT_JAVA:
+		o->java = true;
 		return 0;
 	case 'i':
 		if (intensity_preset(arg, &probe))
@@ -296,7 +325,7 @@ int parse_opts(int argc, char **argv, struct fuzz_opts *o, bool *done, FILE *out
 		fprintf(stderr, "scx_fuzz: --pid and a command contradict each other: give one\n");
 		return EXIT_USAGE;
 	}
-	if (!o->cmd && (is_campaign(o) || o->timeout_s || o->fail_on || o->error_cmd)) {
+	if (!o->cmd && (is_campaign(o) || o->timeout_s || o->iteration_s || o->fail_on || o->error_cmd)) {
 		fprintf(stderr, "scx_fuzz: --repeat, --until-*, --timeout, --fail-on and --error-command "
 			"need a command (-- CMD ARGS)\n");
 		return EXIT_USAGE;

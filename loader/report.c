@@ -28,7 +28,10 @@ static void describe(const struct campaign *c, const struct run *r, char *buf, s
 {
 	switch (r->result) {
 	case RUN_PASS:
-		snprintf(buf, len, "pass");
+		if (r->cut)
+			snprintf(buf, len, "pass (ended after --iteration-time %g s)", c->o->iteration_s);
+		else
+			snprintf(buf, len, "pass");
 		break;
 	case RUN_FAIL:
 		snprintf(buf, len, "FAIL: exit status %d", r->status);

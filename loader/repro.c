@@ -19,7 +19,8 @@ __u64 run_seed_of(__u64 campaign_seed, unsigned long run)
 	return fuzz_mix64(campaign_seed + run * 0x9e3779b97f4a7c15ULL) & ((1ULL << 53) - 1);
 }
 
-static const char *const dropped[] = { "repeat", "until-failure", "until-success", "json", "seed" };
+static const char *const dropped[] = { "repeat", "until-failure", "until-success", "max-iterations", "json",
+					 "seed" };
 
 static bool is_dropped(const char *name)
 {

@@ -43,10 +43,53 @@ int cgroup_resolve(const char *path, __u64 *id, __u32 *level, char *err, size_t 
 	return 0;
 }
 
+/* "NAME" or "NAME*" into a NUL-padded comm pattern. */
+static void comm_pattern(const char *arg, char out[FUZZ_COMM_LEN], bool *prefix)
+{
+	size_t n = strlen(arg);
+
+	*prefix = n && arg[n - 1] == '*';
+	memset(out, 0, FUZZ_COMM_LEN);
+	memcpy(out, arg, n - *prefix < FUZZ_COMM_LEN ? n - *prefix : FUZZ_COMM_LEN - 1);
+}
+
+/*
+ * The JVM's own threads (HotSpot, JDK 17-21; Linux keeps 15 characters of
+ * a name): JIT compilers, GC workers, the VM thread and its helpers. Threads
+ * that run Java code (Reference Handler, Finalizer, Common-Cleaner) stay fuzzed.
+ */
+static const char *const jvm_threads[] = {
+	"C1 *", "C2 *", "G1 *", "GC Thread*", "VM *", "JVMCI*", "Monitor Deflati*",
+	"Service Thread", "Notification Th*", "Signal Dispatch*", "Attach Listener",
+	"Sweeper thread",
+};
+
+/* --exclude-comm patterns, after --java's: 0, or EXIT_USAGE with `err`. */
+static int excludes_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, size_t err_len)
+{
+	size_t nr_java = o->java ? sizeof(jvm_threads) / sizeof(jvm_threads[0]) : 0;
+	bool prefix;
+
+	k->nr_excludes = 0;
+	k->exclude_prefix = 0;
+	if (nr_java + o->nr_excludes > FUZZ_MAX_EXCLUDES) {
+		snprintf(err, err_len, "too many --exclude-comm patterns with --java (at most %zu)",
+			 FUZZ_MAX_EXCLUDES - nr_java);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < nr_java + o->nr_excludes; i++) {
+		comm_pattern(i < nr_java ? jvm_threads[i] : o->excludes[i - nr_java],
+			     k->exclude[k->nr_excludes], &prefix);
+		k->exclude_prefix |= (__u32)prefix << k->nr_excludes;
+		k->nr_excludes++;
+	}
+	return 0;
+}
+
 /* Fill the targeting part of the knobs from the options; 0 or EXIT_USAGE with `err`. */
 int targets_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, size_t err_len)
 {
-	size_t n;
+	bool prefix;
 	int r;
 
 	k->target_by = 0;
@@ -65,11 +108,9 @@ int targets_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, 
 		k->target_by |= FUZZ_TARGET_CGROUP;
 	}
 	if (o->comm) {
-		n = strlen(o->comm);
-		k->comm_prefix = o->comm[n - 1] == '*';
-		memset(k->comm, 0, sizeof(k->comm));
-		memcpy(k->comm, o->comm, n - k->comm_prefix);
+		comm_pattern(o->comm, k->comm, &prefix);
+		k->comm_prefix = prefix;
 		k->target_by |= FUZZ_TARGET_COMM;
 	}
-	return 0;
+	return excludes_resolve(o, k, err, err_len);
 }

@@ -105,3 +105,30 @@ Test(knobs, unsafe_combinations_refused)
 	o.explicit_knobs.slice_max_ns = 2000000;
 	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), EXIT_USAGE);
 }
+
+Test(knobs, excluded_thread_names)
+{
+	static char *cmd[] = { "true", NULL };
+	struct fuzz_opts o = { .cmd = cmd, .java = true, .nr_excludes = 2,
+			       .excludes = { "worker*", "exactly-this-15" } };
+	struct fuzz_knobs k = { 0 };
+	char err[128];
+	unsigned n;
+
+	cr_assert_eq(targets_resolve(&o, &k, err, sizeof(err)), 0, "%s", err);
+	n = k.nr_excludes;
+	cr_assert_gt(n, 8, "--java excludes the JVM's compiler, GC and VM threads");
+	cr_assert_str_eq(k.exclude[0], "C1 ", "'C1 *': prefix 'C1 '");
+	cr_assert(k.exclude_prefix & 1);
+	cr_assert_str_eq(k.exclude[n - 2], "worker");
+	cr_assert(k.exclude_prefix & (1U << (n - 2)));
+	cr_assert_str_eq(k.exclude[n - 1], "exactly-this-15");
+	cr_assert_not(k.exclude_prefix & (1U << (n - 1)), "no '*': the whole name");
+	cr_assert_eq(k.target_by, FUZZ_TARGET_TREE, "exclusions do not add targets");
+
+	o.nr_excludes = FUZZ_MAX_EXCLUDES;
+	for (unsigned i = 0; i < FUZZ_MAX_EXCLUDES; i++)
+		o.excludes[i] = "x";
+	cr_assert_eq(targets_resolve(&o, &k, err, sizeof(err)), EXIT_USAGE, "too many with --java");
+	cr_assert(strstr(err, "too many"));
+}

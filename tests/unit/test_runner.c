@@ -42,6 +42,11 @@ Test(runner, repro_drops_campaign_flags_and_pins_the_seed)
 
 	cr_assert_str_eq(repro(b, 1),
 			 "build/scx_fuzz --seed 1 --fail-on 'race hit' -- sh -c 'echo '\\''hi'\\''; exit 1'");
+	char *c[] = { "scx_fuzz", "--java", "--max-iterations", "20", "--iteration-time", "30",
+		      "--error-command", "test -e /tmp/x", "--", "java", "Queue", NULL };
+
+	cr_assert_str_eq(repro(c, 4), "scx_fuzz --seed 4 --java --iteration-time 30 "
+			 "--error-command 'test -e /tmp/x' -- java Queue", "the seed's names for campaigns dropped too");
 }
 
 /* Write text into a capture as the target would, then finish. */

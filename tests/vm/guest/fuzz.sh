@@ -40,6 +40,23 @@ run_cmd ./scx_fuzz --stats 5 -- sh -c './expiry -n 100 -t 1000; sh -c "./expiry 
 expect_rc 0 "a tree of processes runs under the fuzzer"
 expect_cmp "$(stat target_runs)" ">" 100 "the command's descendants are targets"
 
+# 5b. Threads named after they start (as a JVM's are) are kept out by --exclude-comm and --java.
+traced() {  # NAME: events in /tmp/named.json of the thread so named in $OUT
+	tid=$(sed -n "s/^named: thread '$1' tid \([0-9]*\)$/\1/p" "$OUT")
+	if [ -n "$tid" ]; then grep -c "\"tid\":$tid," /tmp/named.json; else echo -1; fi
+}
+run_cmd ./scx_fuzz --seed 5 --trace /tmp/named.json -- ./named -t 2 "VM Thread" worker
+expect_cmp "$(traced 'VM Thread')" ">" 10 "a thread named 'VM Thread' is fuzzed by default"
+run_cmd ./scx_fuzz --seed 5 --exclude-comm 'VM *' --trace /tmp/named.json -- ./named -t 2 "VM Thread" worker
+expect_out "^named: thread 'VM Thread' tid [0-9]+$" "the excluded thread ran"
+expect_cmp "$(traced 'VM Thread')" "<" 5 "--exclude-comm 'VM *': not fuzzed once it has that name"
+expect_cmp "$(traced worker)" ">" 10 "--exclude-comm: the other thread still is"
+run_cmd ./scx_fuzz --seed 5 --java --trace /tmp/named.json -- ./named -t 2 "C2 CompilerThre" "GC Thread#0" main-loop
+expect_out "^named: thread 'GC Thread#0' tid [0-9]+$" "the JVM-named threads ran"
+expect_cmp "$(traced 'C2 CompilerThre')" "<" 5 "--java: JIT compiler threads not fuzzed"
+expect_cmp "$(traced 'GC Thread#0')" "<" 5 "--java: GC threads not fuzzed"
+expect_cmp "$(traced main-loop)" ">" 10 "--java: application threads are"
+
 # 6. --comm, --cgroup and --pid pick targets in a running system.
 bg_fuzz() {  # OPTIONS...: scx_fuzz in the background until fuzz_stop
 	./scx_fuzz --stats 60 "$@" >"$OUT" 2>&1 &

@@ -62,6 +62,12 @@ expect_cmp "$(pids_matching '*sleep 1003*' | wc -l)" "==" 0 "the target still ru
 run_cmd ./scx_fuzz --error-command 'grep -q ERROR /tmp/no.marker' --error-check-interval 0.2 -- sleep 2
 expect_rc 0 "--error-command that never succeeds: the run passes"
 
+# 4c. The original tool's names: --max-iterations N runs until a failure; --iteration-time ends a run as a pass.
+run_cmd ./scx_fuzz --max-iterations 2 --iteration-time 1 -- sleep 1004
+expect_rc 0 "--iteration-time: runs that outlive it pass"
+expect_cmp "$(grep -c 'pass (ended after --iteration-time 1 s)' "$OUT")" "==" 2 "--max-iterations 2: two runs, each ended"
+expect_cmp "$(pids_matching '*sleep 1004*' | wc -l)" "==" 0 "the ended runs' processes were killed"
+
 # 5. SIGINT during a campaign: the run stops, the campaign is reported, scx_fuzz detaches.
 ./scx_fuzz --repeat 1000 -- sh -c 'sleep 0.3' >"$OUT" 2>&1 &
 pid=$!
