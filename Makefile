@@ -121,7 +121,7 @@ demo: $(BUILD)/scx_fuzz | $(DEPS_OK)
 
 # Quick versions (about 15 minutes); see docs/benchmarks.md for the full ones.
 bench: $(BUILD)/scx_fuzz $(PROGS) | $(DEPS_OK)
-	$(Q)bench/bugs --rounds 5
+	$(Q)bench/bugs --rounds 4
 	$(Q)bench/overhead --cpus "4 16" --rounds 1 --seconds 2
 
 install: $(BUILD)/scx_fuzz

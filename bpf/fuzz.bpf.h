@@ -70,14 +70,32 @@ static int release_timerfn(void *map, int *key, struct llc_ctx *lc)
 	return 0;
 }
 
-/* Hold a target's wake-up back for a drawn time, within its budget. */
-static bool hold_target(struct task_struct *p, struct task_ctx *tc, u64 event, u64 slice, u64 enq_flags)
+/* Park a target in its LLC's delay queue until `until`; the LLC's timer releases it. */
+static __always_inline void hold_until(struct task_struct *p, struct task_ctx *tc, u64 now, u64 until,
+				       u64 slice, u64 enq_flags)
 {
 	u32 llc = cpu_llc(scx_bpf_task_cpu(p));
 	struct llc_ctx *lc = llc_ctx(llc);
+
+	if (!lc)
+		return;
+	tc->fair_vtime = p->scx.dsq_vtime;
+	tc->release_ns = until;
+	tc->held = 1;
+	dsq_insert_vtime(p, delay_dsq_id(llc), slice, until, enq_flags);
+	arm_release(lc, llc, now, until);
+	stat_inc(FUZZ_STAT_DELAYED);
+	stat_add(FUZZ_STAT_DELAY_NS, until - now);
+	trace_event(p, FUZZ_EV_DELAY, until - now);
+}
+
+/* Hold a target's wake-up back for a drawn time, within its budget. */
+static bool hold_target(struct task_struct *p, struct task_ctx *tc, u64 event, u64 slice, u64 enq_flags)
+{
 	u64 now, d;
 
-	if (!lc || !fuzz_chance(draw(tc, event, FUZZ_SLOT_DELAY), knobs.delay_ppm))
+	if (!llc_ctx(cpu_llc(scx_bpf_task_cpu(p))) ||
+	    !fuzz_chance(draw(tc, event, FUZZ_SLOT_DELAY), knobs.delay_ppm))
 		return false;
 	d = fuzz_duration(draw(tc, event, FUZZ_SLOT_DELAY_LEN), knobs.delay_dist,
 			  knobs.delay_min_ns, knobs.delay_max_ns);
@@ -89,14 +107,7 @@ static bool hold_target(struct task_struct *p, struct task_ctx *tc, u64 event, u
 		tc->delay_credit_ns -= d;
 	}
 	now = bpf_ktime_get_ns();
-	tc->fair_vtime = p->scx.dsq_vtime;
-	tc->release_ns = now + d;
-	tc->held = 1;
-	dsq_insert_vtime(p, delay_dsq_id(llc), slice, now + d, enq_flags);
-	arm_release(lc, llc, now, now + d);
-	stat_inc(FUZZ_STAT_DELAYED);
-	stat_add(FUZZ_STAT_DELAY_NS, d);
-	trace_event(p, FUZZ_EV_DELAY, d);
+	hold_until(p, tc, now, now + d, slice, enq_flags);
 	return true;
 }
 

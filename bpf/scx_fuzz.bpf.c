@@ -25,6 +25,7 @@
 #include "hotplug.bpf.h"
 #include "target.bpf.h"
 #include "fuzz.bpf.h"
+#include "windows.bpf.h"
 #include "steal.bpf.h"
 
 char _license[] SEC("license") = "GPL";
@@ -161,7 +162,8 @@ static void fuzz_enqueue_target(struct task_struct *p, struct task_ctx *tc, u64 
 	tc->woke_on_idle = 0;
 	if (tc->held)
 		fuzz_unhold(p, tc);
-	if (wakeup && knobs.delay_ppm && hold_target(p, tc, event, slice, enq_flags)) {
+	if (knobs.mode == FUZZ_MODE_WINDOWS ? window_hold(p, tc, event, &slice, enq_flags) :
+	    wakeup && knobs.delay_ppm && hold_target(p, tc, event, slice, enq_flags)) {
 		if (on_idle)	/* hand back the idle CPU select_cpu claimed */
 			kick_cpu(here, SCX_KICK_IDLE);
 		return;
@@ -194,6 +196,10 @@ void FUZZ_OPS(fuzz_enqueue, struct task_struct *p, u64 enq_flags)
 	 */
 	if (enq_flags & SCX_ENQ_LAST) {
 		tc = target_ctx(p);
+		if (tc && knobs.mode == FUZZ_MODE_WINDOWS) {
+			fuzz_enqueue_target(p, tc, enq_flags);	/* its running window may be over */
+			return;
+		}
 		dsq_insert(p, SCX_DSQ_LOCAL, tc ? target_slice(tc, tc->events++, slice_ns) : slice_ns,
 			   enq_flags);
 		return;
@@ -235,7 +241,7 @@ void FUZZ_OPS(fuzz_dispatch, s32 cpu, struct task_struct *prev)
 		return;
 	if (nr_orphan_llcs && steal_from_orphans(cpu, llc))
 		return;
-	if (knobs.delay_ppm)
+	if (knobs.delay_ppm || knobs.mode == FUZZ_MODE_WINDOWS)
 		release_due(llc, cpu, false);
 	if (dsq_move_to_local(llc_dsq_id(llc))) {
 		stat_inc(FUZZ_STAT_LLC);

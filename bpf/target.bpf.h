@@ -162,9 +162,11 @@ static struct task_ctx *target_ctx(struct task_struct *p)
 	promote_root(p, tc);
 	if (knobs.target_by & (FUZZ_TARGET_COMM | FUZZ_TARGET_CGROUP))
 		tc->target = tc->in_tree || matches_now(p);
+	else
+		tc->target = tc->in_tree;
 	/* names change after creation (JVM threads name themselves): checked every time */
 	if (tc->target && knobs.nr_excludes && excluded(p))
-		return NULL;
+		tc->target = 0;
 	return tc->target ? tc : NULL;
 }
 

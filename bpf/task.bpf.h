@@ -13,6 +13,7 @@ struct task_ctx {
 	u64 fair_vtime;		/* its vtime while held or jittered */
 	u64 release_ns;		/* while held: when it is due */
 	s64 delay_credit_ns;	/* delay budget left (token bucket) */
+	u64 window_end_ns;	/* --mode windows: when the current window ends */
 	s32 last_cpu;		/* where it last ran; -1 never */
 	u8 in_tree;		/* in a registered process tree */
 	u8 maybe_root;		/* a child of the loader: a root once its pid is registered */
@@ -20,6 +21,7 @@ struct task_ctx {
 	u8 held;		/* waiting in a delay queue */
 	u8 restore_vtime;	/* queued off its fair vtime: set it back to fair_vtime when it runs */
 	u8 woke_on_idle;	/* ops.select_cpu claimed an idle CPU for this wake-up */
+	u8 window;		/* --mode windows: enum window_state */
 };
 
 struct {

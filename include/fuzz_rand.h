@@ -27,6 +27,8 @@ enum fuzz_slot {
 	FUZZ_SLOT_MIGRATE,	/* force a move to another LLC? */
 	FUZZ_SLOT_FAR,		/* force a move to the farthest node? */
 	FUZZ_SLOT_WHERE,	/* which CPU / LLC / node to move to */
+	FUZZ_SLOT_RUN_LEN,	/* --mode windows: a running window's length (DELAY: the first
+				 * window's kind, DELAY_LEN: a sleeping window's length) */
 	FUZZ_NR_SLOTS = 8,
 };
 

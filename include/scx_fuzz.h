@@ -56,9 +56,16 @@ enum fuzz_defaults {
 #define FUZZ_MAX_SLICE_NS	(1000ULL * 1000 * 1000)
 #define FUZZ_MIN_SLICE_NS	(20ULL * 1000)
 #define FUZZ_BUDGET_WINDOW_NS	(1000ULL * 1000 * 1000)	/* the delay budget's window of run time */
+#define FUZZ_MAX_SLEEP_NS	(2000ULL * 1000 * 1000)	/* --mode windows: one sleep window */
 #define FUZZ_MAX_ROOTS		64			/* --pid / CMD process trees */
 #define FUZZ_COMM_LEN		16
 #define FUZZ_MAX_EXCLUDES	32			/* --exclude-comm patterns, --java's included */
+
+/* How targets are fuzzed (fuzz_knobs.mode). */
+enum fuzz_mode {
+	FUZZ_MODE_PERTURB,	/* per wake-up: held wake-ups, jitter, random slices, moves */
+	FUZZ_MODE_WINDOWS,	/* the original tool's: run windows, then sleep windows held off CPU */
+};
 
 /* What makes a task a target (fuzz_knobs.target_by, bit flags). */
 enum fuzz_target_by {
@@ -85,6 +92,10 @@ struct fuzz_knobs {
 	__u32 cgroup_level;		/* its depth below the cgroup2 root */
 	__u32 comm_prefix;		/* comm ended in '*': match a prefix */
 	char comm[FUZZ_COMM_LEN];
+	__u32 mode;			/* enum fuzz_mode */
+	__u32 scale_slice;		/* windows: target slice / (1 + tasks queued in its LLC) */
+	__u64 run_min_ns, run_max_ns;	/* windows: running window lengths */
+	__u64 sleep_min_ns, sleep_max_ns;	/* windows: sleeping window lengths */
 	/* threads never fuzzed, whatever else says so: --exclude-comm, --java */
 	__u32 nr_excludes;
 	__u32 exclude_prefix;		/* bit i: pattern i ended in '*' */

@@ -27,6 +27,7 @@ enum fuzz_exit_status {
 enum fuzz_knob_flags {
 	KNOB_DELAY = 1, KNOB_DELAY_PROB = 2, KNOB_DELAY_DIST = 4, KNOB_JITTER = 8,
 	KNOB_SLICE_RANGE = 16, KNOB_MIGRATE = 32, KNOB_FAR = 64, KNOB_BUDGET = 128,
+	KNOB_RUN = 256, KNOB_SLEEP = 512, KNOB_NO_SCALE = 1024,
 };
 
 struct fuzz_opts {
@@ -44,6 +45,7 @@ struct fuzz_opts {
 	unsigned nr_excludes;
 	bool java;			/* --java: exclude the JVM's own threads */
 	const char *intensity;		/* NULL: medium */
+	bool windows;			/* --mode windows: the original tool's algorithm */
 	uint64_t seed;
 	bool seed_set;
 	struct fuzz_knobs explicit_knobs;	/* values of the flags in knobs_set */
@@ -76,6 +78,7 @@ int parse_opts(int argc, char **argv, struct fuzz_opts *o, bool *done, FILE *out
 
 /* knobs.c: presets, fuzzing-flag parsers, and the resolved, checked knobs. */
 int intensity_preset(const char *name, struct fuzz_knobs *k);
+void windows_preset(struct fuzz_knobs *k);
 int parse_duration_ns(const char *s, __u64 *ns);
 int parse_range_ns(const char *s, __u64 *lo, __u64 *hi);
 int parse_percent_ppm(const char *s, __u32 *ppm);

@@ -47,6 +47,18 @@ static const struct preset presets[] = {
 		       .migrate_ppm = PCT(50), .far_ppm = PCT(25) } },
 };
 
+/*
+ * --mode windows: the original tool's defaults (run 1-100 ms, sleep 10 ms-2 s,
+ * 5 ms target slice scaled by the queue); no other perturbation unless asked.
+ */
+void windows_preset(struct fuzz_knobs *k)
+{
+	*k = (struct fuzz_knobs){ .mode = FUZZ_MODE_WINDOWS, .scale_slice = 1,
+				  .run_min_ns = 1 * MS, .run_max_ns = 100 * MS,
+				  .sleep_min_ns = 10 * MS, .sleep_max_ns = 2000 * MS,
+				  .slice_min_ns = 5 * MS, .slice_max_ns = 5 * MS };
+}
+
 int intensity_preset(const char *name, struct fuzz_knobs *k)
 {
 	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
@@ -132,9 +144,19 @@ int knobs_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, si
 	const struct fuzz_knobs *x = &o->explicit_knobs;
 	unsigned set = o->knobs_set;
 
-	if (intensity_preset(o->intensity ? o->intensity : "medium", k)) {
+	if (o->windows) {
+		if (o->intensity) {
+			snprintf(err, err_len, "--intensity does not apply to --mode windows "
+				 "(use --run, --sleep, --slice MIN:MAX)");
+			return EXIT_USAGE;
+		}
+		windows_preset(k);
+	} else if (intensity_preset(o->intensity ? o->intensity : "medium", k)) {
 		snprintf(err, err_len, "unknown --intensity '%s' (off, low, medium, high, extreme)",
 			 o->intensity);
+		return EXIT_USAGE;
+	} else if (set & (KNOB_RUN | KNOB_SLEEP | KNOB_NO_SCALE)) {
+		snprintf(err, err_len, "--run, --sleep and --no-scale-slice need --mode windows");
 		return EXIT_USAGE;
 	}
 	if (set & KNOB_DELAY) {
@@ -159,6 +181,21 @@ int knobs_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, si
 		k->far_ppm = x->far_ppm;
 	if (set & KNOB_BUDGET)
 		k->budget_ppm = x->budget_ppm;
+	if (set & KNOB_RUN) {
+		k->run_min_ns = x->run_min_ns;
+		k->run_max_ns = x->run_max_ns;
+	}
+	if (set & KNOB_SLEEP) {
+		k->sleep_min_ns = x->sleep_min_ns;
+		k->sleep_max_ns = x->sleep_max_ns;
+	}
+	if (set & KNOB_NO_SCALE)
+		k->scale_slice = 0;
+	if (o->windows && (!k->run_min_ns || k->sleep_max_ns > FUZZ_MAX_SLEEP_NS)) {
+		snprintf(err, err_len, "--mode windows needs --run above 0 and --sleep at most 2s "
+			 "(the kernel's watchdog ejects at %d s)", FUZZ_WATCHDOG_MS / 1000);
+		return EXIT_USAGE;
+	}
 
 	if (k->delay_ppm && k->delay_max_ns > FUZZ_MAX_DELAY_NS) {
 		snprintf(err, err_len, "--delay maximum %.3gs could trip the kernel's %d s watchdog: "

@@ -26,6 +26,8 @@ static const char usage[] =
 "      --error-command C  its success (run every --error-check-interval S) is one\n"
 "      --iteration-time S  end a run as a pass   --max-iterations N   --json F\n"
 "      --trace F  the failing run's schedule, for ui.perfetto.dev\n"
+"      --mode windows  the original tool's: --run MIN:MAX (1ms:100ms) on, --sleep\n"
+"                 MIN:MAX (10ms:2s) off; --system-slice DUR, --no-scale-slice\n"
 "  -s, --slice US|MIN:MAX  base slice in us (default 5000) | target slice range\n"
 "  -b, --batch N  tasks per steal (4)  --global-queue  the seed's single queue\n"
 "  -S, --stats SEC  counters every SEC s   -v, --verbose  -V, --version  -h\n"
@@ -34,7 +36,7 @@ static const char usage[] =
 
 /* Long options without a short letter. */
 enum { OPT_ERROR_CMD = 256, OPT_ERROR_INTERVAL, OPT_EXCLUDE_COMM, OPT_JAVA, OPT_ITERATION_TIME,
-       OPT_MAX_ITERATIONS };
+       OPT_MAX_ITERATIONS, OPT_MODE, OPT_RUN, OPT_SLEEP, OPT_SYSTEM_SLICE, OPT_NO_SCALE };
 
 static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 {
@@ -99,6 +101,11 @@ const struct option fuzz_longopts[] = {
 	{ "java", no_argument, NULL, OPT_JAVA },
 	{ "iteration-time", required_argument, NULL, OPT_ITERATION_TIME },
 	{ "max-iterations", required_argument, NULL, OPT_MAX_ITERATIONS },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "run", required_argument, NULL, OPT_RUN },
+	{ "sleep", required_argument, NULL, OPT_SLEEP },
+	{ "system-slice", required_argument, NULL, OPT_SYSTEM_SLICE },
+	{ "no-scale-slice", no_argument, NULL, OPT_NO_SCALE },
 	{ "error-command", required_argument, NULL, OPT_ERROR_CMD },
 	{ "error-check-interval", required_argument, NULL, OPT_ERROR_INTERVAL },
 	{ 0 },
@@ -179,6 +186,7 @@ static int parse_fuzz_opt(int c, const char *arg, struct fuzz_opts *o)
 	struct fuzz_knobs *k = &o->explicit_knobs;
 	struct fuzz_knobs probe;
 	uint64_t v;
+	__u64 ns;
 
 	switch (c) {
 	case 'p':
@@ -215,6 +223,29 @@ static int parse_fuzz_opt(int c, const char *arg, struct fuzz_opts *o)
 			return bad("--seed (an integer)", arg);
 		o->seed = v;
 		o->seed_set = true;
+		return 0;
+	case OPT_MODE:
+		if (strcmp(arg, "windows") && strcmp(arg, "perturb"))
+			return bad("--mode (perturb, windows)", arg);
+		o->windows = !strcmp(arg, "windows");
+		return 0;
+	case OPT_RUN:
+		if (parse_range_ns(arg, &k->run_min_ns, &k->run_max_ns))
+			return bad("--run (MIN:MAX, e.g. 1ms:100ms)", arg);
+		o->knobs_set |= KNOB_RUN;
+		return 0;
+	case OPT_SLEEP:
+		if (parse_range_ns(arg, &k->sleep_min_ns, &k->sleep_max_ns))
+			return bad("--sleep (MIN:MAX, e.g. 10ms:2s)", arg);
+		o->knobs_set |= KNOB_SLEEP;
+		return 0;
+	case OPT_SYSTEM_SLICE:
+		if (parse_duration_ns(arg, &ns) || ns < 50000 || ns > 1000000000)
+			return bad("--system-slice (50us..1s)", arg);
+		o->slice_us = ns / 1000;
+		return 0;
+	case OPT_NO_SCALE:
+		o->knobs_set |= KNOB_NO_SCALE;
 		return 0;
 	case 'd':
 		if (parse_range_ns(arg, &k->delay_min_ns, &k->delay_max_ns))

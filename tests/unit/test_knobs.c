@@ -132,3 +132,32 @@ Test(knobs, excluded_thread_names)
 	cr_assert_eq(targets_resolve(&o, &k, err, sizeof(err)), EXIT_USAGE, "too many with --java");
 	cr_assert(strstr(err, "too many"));
 }
+
+Test(knobs, windows_mode)
+{
+	struct fuzz_opts o = { .windows = true };
+	struct fuzz_knobs k;
+	char err[160];
+
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(k.mode, FUZZ_MODE_WINDOWS);
+	cr_assert(k.run_min_ns == 1000000 && k.run_max_ns == 100000000, "the original's --run 1ms:100ms");
+	cr_assert(k.sleep_min_ns == 10000000 && k.sleep_max_ns == 2000000000ULL, "--sleep 10ms:2s");
+	cr_assert(k.scale_slice && k.slice_min_ns == 5000000 && k.slice_max_ns == 5000000);
+	cr_assert(!k.delay_ppm && !k.jitter_ns && !k.migrate_ppm, "nothing else unless asked");
+
+	o.knobs_set = KNOB_SLEEP | KNOB_NO_SCALE | KNOB_MIGRATE;
+	o.explicit_knobs.sleep_min_ns = 1000000;
+	o.explicit_knobs.sleep_max_ns = 3000000000ULL;
+	o.explicit_knobs.migrate_ppm = 50000;
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), EXIT_USAGE, "sleep windows above 2 s");
+	cr_assert(strstr(err, "watchdog"), "%s", err);
+	o.explicit_knobs.sleep_max_ns = 500000000;
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), 0, "%s", err);
+	cr_assert(!k.scale_slice && k.migrate_ppm == 50000 && k.sleep_max_ns == 500000000);
+
+	o.intensity = "high";
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), EXIT_USAGE, "--intensity is for --mode perturb");
+	o = (struct fuzz_opts){ .knobs_set = KNOB_RUN };
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), EXIT_USAGE, "--run needs --mode windows");
+}

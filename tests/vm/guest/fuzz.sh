@@ -46,16 +46,30 @@ traced() {  # NAME: events in /tmp/named.json of the thread so named in $OUT
 	if [ -n "$tid" ]; then grep -c "\"tid\":$tid," /tmp/named.json; else echo -1; fi
 }
 run_cmd ./scx_fuzz --seed 5 --trace /tmp/named.json -- ./named -t 2 "VM Thread" worker
-expect_cmp "$(traced 'VM Thread')" ">" 10 "a thread named 'VM Thread' is fuzzed by default"
+expect_cmp "$(traced 'VM Thread')" ">" 100 "a thread named 'VM Thread' is fuzzed by default"
 run_cmd ./scx_fuzz --seed 5 --exclude-comm 'VM *' --trace /tmp/named.json -- ./named -t 2 "VM Thread" worker
 expect_out "^named: thread 'VM Thread' tid [0-9]+$" "the excluded thread ran"
-expect_cmp "$(traced 'VM Thread')" "<" 5 "--exclude-comm 'VM *': not fuzzed once it has that name"
-expect_cmp "$(traced worker)" ">" 10 "--exclude-comm: the other thread still is"
+expect_cmp "$(traced 'VM Thread')" "<" 20 "--exclude-comm 'VM *': not fuzzed once it has that name"
+expect_cmp "$(traced worker)" ">" 100 "--exclude-comm: the other thread still is"
 run_cmd ./scx_fuzz --seed 5 --java --trace /tmp/named.json -- ./named -t 2 "C2 CompilerThre" "GC Thread#0" main-loop
 expect_out "^named: thread 'GC Thread#0' tid [0-9]+$" "the JVM-named threads ran"
-expect_cmp "$(traced 'C2 CompilerThre')" "<" 5 "--java: JIT compiler threads not fuzzed"
-expect_cmp "$(traced 'GC Thread#0')" "<" 5 "--java: GC threads not fuzzed"
-expect_cmp "$(traced main-loop)" ">" 10 "--java: application threads are"
+expect_cmp "$(traced 'C2 CompilerThre')" "<" 20 "--java: JIT compiler threads not fuzzed"
+expect_cmp "$(traced 'GC Thread#0')" "<" 20 "--java: GC threads not fuzzed"
+expect_cmp "$(traced main-loop)" ">" 100 "--java: application threads are"
+
+# 5c. --mode windows, the original tool's algorithm: a CPU-bound thread runs 5 ms in every 55 ms
+# (plus at most a slice), a lone thread included; the expiry race is found.
+iters() { sed -n 's/.*cpu_iters=\([0-9]*\).*/\1/p' "$OUT"; }
+run_cmd ./mixload -t 3 -c 1 -s 0
+alone=$(iters)
+run_cmd ./scx_fuzz --mode windows --seed 4 --run 5ms:5ms --sleep 50ms:50ms --stats 60 -- ./mixload -t 3 -c 1 -s 0
+windowed=$(iters)
+expect_rc 0 "--mode windows: a CPU-bound thread runs to the end"
+expect_cmp "$(stat delayed)" ">" 20 "--mode windows: sleep windows held it"
+expect_cmp "$(awk -v a="$windowed" -v b="$alone" 'BEGIN { printf "%.3f", a / b }')" "<" 0.3 \
+	"--mode windows: a CPU-bound thread gets about its run windows' share of a CPU"
+run_cmd ./scx_fuzz --mode windows --seed 4 --until-failure --repeat 10 --timeout 60 -- ./expiry
+expect_rc 1 "--mode windows finds the expiry race"
 
 # 6. --comm, --cgroup and --pid pick targets in a running system.
 bg_fuzz() {  # OPTIONS...: scx_fuzz in the background until fuzz_stop
