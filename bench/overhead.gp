@@ -5,7 +5,7 @@ set output out
 set title "scx_fuzz throughput relative to the default scheduler (1 = no cost)"
 set ylabel "mode / default (log scale)"
 set logscale y
-set yrange [0.001:2]
+set yrange [0.001:10]
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.7 border -1
