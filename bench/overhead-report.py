@@ -8,7 +8,7 @@ import sys
 
 base, kernel, rounds, secs = sys.argv[1:5]
 logs = sys.argv[5:]
-MODES = ["off", "low", "medium", "high", "global"]
+MODES = ["base", "off", "low", "medium", "high", "global"]
 WORKLOADS = ["hackbench", "pipe", "cpu"]
 SPLIT_MODES = ["off", "low"]
 runs = []
@@ -50,8 +50,8 @@ out = [f"# scx_fuzz overhead: throughput vs the default scheduler", "",
        f"{subprocess.run(['date', '-u', '+%F'], capture_output=True, text=True).stdout.strip()}, "
        f"kernel {kernel}, QEMU TCG (single-threaded) on {host_cores} host cores; median of {rounds} "
        f"interleaved rounds, {secs}s runs. Ratio = mode / default (1.00 = no cost, higher is better); "
-       "the workload is the fuzzing target. `off` is the base scheduler alone, `global` the seed's "
-       "single shared queue.", "",
+       "the workload is the fuzzing target. `base`: scx_fuzz attached, the workload not a target; "
+       "`off`: a target, not perturbed; `global`: the seed's single shared queue.", "",
        "| vCPUs (nodes) | workload | default | " + " | ".join(MODES) + " |",
        "|---|---|---|" + "---|" * len(MODES)]
 dat = []

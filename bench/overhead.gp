@@ -12,5 +12,5 @@ set style fill solid 0.7 border -1
 set key outside right
 set grid ytics
 set xtics rotate by -30
-plot data using 2:xtic(1) title "off", '' using 3 title "low", '' using 4 title "medium", \
-     '' using 5 title "high", '' using 6 title "global queue"
+plot data using 2:xtic(1) title "base (no target)", '' using 3 title "off", '' using 4 title "low", \
+     '' using 5 title "medium", '' using 6 title "high", '' using 7 title "global queue"

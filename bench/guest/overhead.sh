@@ -4,7 +4,7 @@
 # fuzzing target. Then two ping-pongs side by side, one targeted and one not,
 # to separate the target's slowdown from everyone else's. Prints one RESULT
 # line a measurement. usage: overhead.sh ROUNDS SECONDS "MODES"
-rounds=${1:-3} secs=${2:-5} modes=${3:-default off low medium high global}
+rounds=${1:-3} secs=${2:-5} modes=${3:-default base off low medium high global}
 split_modes="default off low"
 n=$(nproc)
 nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
@@ -15,6 +15,14 @@ run_mode() {  # MODE CMD...: run CMD under the mode, output on stdout
 	mode=$1; shift
 	case $mode in
 	default) "$@" ;;
+	base)	# scx_fuzz attached with no target: the workload is not even tracked
+		./scx_fuzz --stats 3600 >/dev/null 2>&1 &
+		fuzz=$!
+		i=0
+		while [ "$(cat /sys/kernel/sched_ext/state)" != enabled ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+		"$@"
+		kill -INT $fuzz
+		wait $fuzz ;;
 	global) ./scx_fuzz --intensity off --global-queue -- "$@" 2>/dev/null ;;
 	*) ./scx_fuzz --intensity "$mode" --seed 1 -- "$@" 2>/dev/null ;;
 	esac
