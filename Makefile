@@ -119,7 +119,7 @@ test: $(BUILD)/scx_fuzz $(PROGS) $(BUILD)/unit-tests | $(DEPS_OK)
 demo: $(BUILD)/scx_fuzz | $(DEPS_OK)
 	$(Q)./tests/vm/demo
 
-# Quick versions (about 15 minutes); see docs/benchmarks.md for the full ones.
+# Quick versions (15 minutes here); see docs/benchmarks.md for the full ones.
 bench: $(BUILD)/scx_fuzz $(PROGS) | $(DEPS_OK)
 	$(Q)bench/bugs --rounds 4
 	$(Q)bench/overhead --cpus "4 16" --rounds 1 --seconds 2
