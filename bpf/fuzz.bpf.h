@@ -182,6 +182,16 @@ static s32 forced_cpu(struct task_struct *p, const struct task_ctx *tc, u64 even
 	return cpu;
 }
 
+/* Lateness is owed to the budget, but at most one window's cap: one stall must not end fuzzing. */
+static void charge_lateness(struct task_ctx *tc, u64 late)
+{
+	s64 cap = knobs.budget_ppm * (FUZZ_BUDGET_WINDOW_NS / FUZZ_PPM);
+
+	tc->delay_credit_ns -= late < (u64)cap ? (s64)late : cap;
+	if (tc->delay_credit_ns < -cap)
+		tc->delay_credit_ns = -cap;
+}
+
 /*
  * Move due tasks (all of them if `all`: their LLC lost its CPUs) from LLC
  * `from`'s delay queue to `cpu`'s LLC queue, or to a forced CPU. Returns
@@ -213,8 +223,10 @@ static u32 release_due(u32 from, s32 cpu, bool all)
 		tc->restore_vtime = 1;
 		dest = forced_cpu(p, tc, tc->events - 1, cpu, &stat);
 		if (dest >= 0) {
-			if (!scx_bpf_dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL_ON | dest, 0))
+			if (!scx_bpf_dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL_ON | dest, 0)) {
+				kick_cpu(dest, SCX_KICK_IDLE);	/* hand back the idle CPU forced_cpu claimed */
 				continue;	/* another CPU of the LLC released it first */
+			}
 			kick_cpu(dest, SCX_KICK_IDLE);
 			stat_inc(stat);
 			trace_event(p, stat == FUZZ_STAT_MIGRATE_NODE ? FUZZ_EV_MIGRATE_NODE :
@@ -229,7 +241,7 @@ static u32 release_due(u32 from, s32 cpu, bool all)
 		late = time_before(tc->release_ns, now) ? now - tc->release_ns : 0;
 		stat_add(FUZZ_STAT_LATE_NS, late);
 		if (knobs.budget_ppm)	/* the budget pays for the whole hold, not just the drawn part */
-			tc->delay_credit_ns -= late;
+			charge_lateness(tc, late);
 		trace_event(p, FUZZ_EV_RELEASE, late);
 		if (++moved >= FUZZ_MAX_BATCH)
 			break;

@@ -197,7 +197,11 @@ void FUZZ_OPS(fuzz_enqueue, struct task_struct *p, u64 enq_flags)
 	if (enq_flags & SCX_ENQ_LAST) {
 		tc = target_ctx(p);
 		if (tc && knobs.mode == FUZZ_MODE_WINDOWS) {
-			fuzz_enqueue_target(p, tc, enq_flags);	/* its running window may be over */
+			u64 event = tc->events++, slice = target_slice(tc, event, slice_ns);
+
+			/* its running window may be over; if not, it carries on here (the CPU sleeps otherwise) */
+			if (!window_hold(p, tc, event, &slice, enq_flags))
+				dsq_insert(p, SCX_DSQ_LOCAL, slice, enq_flags);
 			return;
 		}
 		dsq_insert(p, SCX_DSQ_LOCAL, tc ? target_slice(tc, tc->events++, slice_ns) : slice_ns,
