@@ -38,6 +38,19 @@ static void kick_dying(void)
 	scx_bpf_put_cpumask(online);
 }
 
+/* From a tick: do the kicks a CPU going offline left (kick_idle_in), for every LLC with work. */
+static void kick_deferred_work(void)
+{
+	int l;
+
+	if (!kick_deferred || !cpu_up[bounded(bpf_get_smp_processor_id(), FUZZ_MAX_CPUS)])
+		return;
+	kick_deferred = 0;
+	bpf_for(l, 0, plan.nr_llcs)
+		if (scx_bpf_dsq_nr_queued(llc_dsq_id(l)) > 0)
+			kick_idle_in(llc_cpumask(l));
+}
+
 /*
  * LLCs whose CPUs are all offline may still hold queued tasks, which no CPU
  * of theirs will ever dispatch: while there are any, every dispatching CPU

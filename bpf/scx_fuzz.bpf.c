@@ -27,6 +27,7 @@
 #include "fuzz.bpf.h"
 #include "windows.bpf.h"
 #include "steal.bpf.h"
+#include "stranded.bpf.h"
 
 char _license[] SEC("license") = "GPL";
 
@@ -243,8 +244,15 @@ void FUZZ_OPS(fuzz_dispatch, s32 cpu, struct task_struct *prev)
 	}
 	if (llc == FUZZ_NO_LLC)
 		return;
+	if (test_fault == FUZZ_FAULT_STRAND && llc == plan.nr_llcs - 1)
+		return;
 	if (nr_orphan_llcs && steal_from_orphans(cpu, llc))
 		return;
+	note_served(llc, bpf_ktime_get_ns());
+	if ((moved = rescue_stranded(cpu, llc))) {
+		stat_add(FUZZ_STAT_RESCUED, moved);
+		return;
+	}
 	if (knobs.delay_ppm || knobs.mode == FUZZ_MODE_WINDOWS)
 		release_due(llc, cpu, false);
 	if (dsq_move_to_local(llc_dsq_id(llc))) {
@@ -323,6 +331,9 @@ void FUZZ_OPS(fuzz_enable, struct task_struct *p)
 void FUZZ_OPS(fuzz_tick, struct task_struct *p)
 {
 	kick_dying();
+	kick_deferred_work();
+	if (!global_queue)
+		scan_for_stranded(bpf_get_smp_processor_id(), bpf_ktime_get_ns());
 	if (test_fault == FUZZ_FAULT_BPF_ERROR)
 		fuzz_error("injected test fault on cpu %d", bpf_get_smp_processor_id());
 }

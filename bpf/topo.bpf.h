@@ -18,6 +18,7 @@ struct llc_ctx {
 	u64 vtime_now;				/* this LLC's virtual clock */
 	struct bpf_cpumask __kptr *cpus;	/* its online CPUs */
 	u64 timer_due_ns;			/* when release_timer fires; 0: not armed */
+	u64 served_ns;				/* when one of its CPUs last dispatched */
 	struct bpf_timer release_timer;		/* wakes a CPU when a held task is due */
 } __attribute__((aligned(64)));
 
@@ -127,6 +128,13 @@ static __always_inline void kick_cpu(s32 cpu, u64 flags)
 		scx_bpf_kick_cpu(cpu, flags);
 }
 
+/*
+ * Set by a CPU going offline that had an idle CPU to wake: it may not kick
+ * (kick_cpu), so the next tick of an online CPU does it (kick_deferred_work).
+ * Written only while CPUs go offline.
+ */
+__u8 kick_deferred;
+
 /* Wake an idle CPU among `mask` (it sleeps otherwise); true if one was found. */
 static bool kick_idle_in(const struct cpumask *mask)
 {
@@ -134,6 +142,11 @@ static bool kick_idle_in(const struct cpumask *mask)
 
 	if (!mask)
 		return false;
+	/* Picking claims the CPU's idle bit: never claim one that will not be kicked. */
+	if (!cpu_up[bounded(bpf_get_smp_processor_id(), FUZZ_MAX_CPUS)]) {
+		kick_deferred = 1;
+		return false;
+	}
 	cpu = scx_bpf_pick_idle_cpu(mask, 0);
 	if (cpu < 0)
 		return false;

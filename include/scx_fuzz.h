@@ -57,6 +57,7 @@ enum fuzz_defaults {
 #define FUZZ_MIN_SLICE_NS	(20ULL * 1000)
 #define FUZZ_BUDGET_WINDOW_NS	(1000ULL * 1000 * 1000)	/* the delay budget's window of run time */
 #define FUZZ_MAX_SLEEP_NS	(2000ULL * 1000 * 1000)	/* --mode windows: one sleep window */
+#define FUZZ_STRANDED_MIN_NS	(250ULL * 1000 * 1000)	/* an LLC queue unserved this long is pulled */
 #define FUZZ_MAX_ROOTS		64			/* --pid / CMD process trees */
 #define FUZZ_COMM_LEN		16
 #define FUZZ_MAX_EXCLUDES	32			/* --exclude-comm patterns, --java's included */
@@ -114,6 +115,7 @@ enum fuzz_stat {
 	FUZZ_STAT_EMPTY,		/* dispatch found nothing close enough: CPU may idle */
 	FUZZ_STAT_GLOBAL,		/* --global-queue: dispatch from the shared queue */
 	FUZZ_STAT_HOTPLUG,		/* CPUs that went online or offline */
+	FUZZ_STAT_RESCUED,		/* tasks pulled from an LLC queue its own CPUs stopped serving */
 	FUZZ_STAT_TARGET_ENQ,		/* target tasks queued (each a fuzzing event) */
 	FUZZ_STAT_DELAYED,		/* target wake-ups held back */
 	FUZZ_STAT_DELAY_NS,		/* total delay injected (as drawn) */
@@ -136,6 +138,7 @@ enum fuzz_test_fault {
 	FUZZ_FAULT_NONE,
 	FUZZ_FAULT_BPF_ERROR,	/* scx_bpf_error() from ops.tick: kernel ejects us */
 	FUZZ_FAULT_VERIFIER,		/* load a program the verifier must reject */
+	FUZZ_FAULT_STRAND,		/* the last LLC's CPUs never dispatch: its queue is stranded */
 };
 
 /*

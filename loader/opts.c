@@ -57,6 +57,8 @@ static int parse_fault(const char *s, unsigned *fault)
 		*fault = FUZZ_FAULT_BPF_ERROR;
 	else if (!strcmp(s, "verifier"))
 		*fault = FUZZ_FAULT_VERIFIER;
+	else if (!strcmp(s, "strand"))
+		*fault = FUZZ_FAULT_STRAND;
 	else
 		return -1;
 	return 0;

@@ -16,6 +16,7 @@ const char *const fuzz_stat_names[FUZZ_NR_STATS] = {
 	[FUZZ_STAT_EMPTY] = "empty",
 	[FUZZ_STAT_GLOBAL] = "global",
 	[FUZZ_STAT_HOTPLUG] = "hotplug",
+	[FUZZ_STAT_RESCUED] = "rescued",
 	[FUZZ_STAT_TARGET_ENQ] = "target_enq",
 	[FUZZ_STAT_DELAYED] = "delayed",
 	[FUZZ_STAT_DELAY_NS] = "delay_ns",
