@@ -184,6 +184,19 @@ static void fuzz_enqueue_target(struct task_struct *p, struct task_ctx *tc, u64 
 	}
 }
 
+/*
+ * Keep the last runnable task of a CPU on it. The CPU is switching to idle
+ * meanwhile, and (6.16) nothing reschedules it for a task queued locally then:
+ * the kick is the follow-up scheduling event SCX_OPS_ENQ_LAST asks of us.
+ * Without it the task sat until the CPU woke for something else (measured:
+ * fork+exec+exit 35x slower, the JVM 10x slower, on 6.16.3).
+ */
+static void run_on_as_last(struct task_struct *p, u64 slice, u64 enq_flags)
+{
+	dsq_insert(p, SCX_DSQ_LOCAL, slice, enq_flags);
+	kick_cpu(scx_bpf_task_cpu(p), 0);
+}
+
 void FUZZ_OPS(fuzz_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	struct task_ctx *tc;
@@ -202,11 +215,10 @@ void FUZZ_OPS(fuzz_enqueue, struct task_struct *p, u64 enq_flags)
 
 			/* its running window may be over; if not, it carries on here (the CPU sleeps otherwise) */
 			if (!window_hold(p, tc, event, &slice, enq_flags))
-				dsq_insert(p, SCX_DSQ_LOCAL, slice, enq_flags);
+				run_on_as_last(p, slice, enq_flags);
 			return;
 		}
-		dsq_insert(p, SCX_DSQ_LOCAL, tc ? target_slice(tc, tc->events++, slice_ns) : slice_ns,
-			   enq_flags);
+		run_on_as_last(p, tc ? target_slice(tc, tc->events++, slice_ns) : slice_ns, enq_flags);
 		return;
 	}
 	if (global_queue) {
