@@ -8,6 +8,8 @@ BPFTOOL   ?= $(shell command -v bpftool || echo /usr/sbin/bpftool)
 CC        ?= cc
 ARCH      := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 PREFIX    ?= /usr/local
+JAVAC     ?= javac
+JAR       ?= jar
 
 ifeq ($(V),1)
 Q :=
@@ -39,7 +41,10 @@ UNIT_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRCS))
 PROGS := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c)) \
 	$(patsubst examples/%.c,$(BUILD)/progs/%,$(wildcard examples/*.c))
 
-.PHONY: all deps test unit-test vm-test demo bench install clean distclean help
+# The seed's demo in Java (examples/java), run in the VM with the host's JDK.
+JAVA_DEMO := $(BUILD)/java/expiry.jar
+
+.PHONY: all deps java test unit-test vm-test demo bench install clean distclean help
 all: $(BUILD)/scx_fuzz $(PROGS)
 
 help:
@@ -47,6 +52,7 @@ help:
 	@echo "make            build $(BUILD)/scx_fuzz (loader with the BPF scheduler embedded)"
 	@echo "make test       unit tests, then VM tests on the oldest and newest sched_ext kernels"
 	@echo "make unit-test  Criterion unit tests only"
+	@echo "make java       build the Java demo ($(JAVA_DEMO))"
 	@echo "make vm-test    VM tests only (VM_KERNELS='oldest newest' to choose)"
 	@echo "make demo       boot an emulated machine and run a workload under scx_fuzz"
 	@echo "make bench      quick benchmarks (example race hit rates, base throughput): bench/results/"
@@ -100,6 +106,13 @@ $(BUILD)/progs/%: examples/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) -static -pthread $< -o $@
 
+java: $(JAVA_DEMO)
+
+$(JAVA_DEMO): $(wildcard examples/java/*.java) | $(DEPS_OK)
+	@rm -rf $(@D)/classes && mkdir -p $(@D)/classes
+	$(call msg,JAVAC,$@)$(JAVAC) --release 17 -Xlint:all -Werror -d $(@D)/classes $^
+	$(Q)$(JAR) --create --file $@ --main-class Expiry -C $(@D)/classes .
+
 $(BUILD)/tests/unit/%.o: tests/unit/%.c $(SKEL)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) -Iloader -Itopo -c $< -o $@
@@ -110,10 +123,10 @@ $(BUILD)/unit-tests: $(UNIT_OBJS) $(LIB_OBJS)
 unit-test: $(BUILD)/unit-tests
 	$(Q)./tests/run --unit-only
 
-vm-test: $(BUILD)/scx_fuzz $(PROGS)
+vm-test: $(BUILD)/scx_fuzz $(PROGS) $(JAVA_DEMO)
 	$(Q)./tests/run --vm-only
 
-test: $(BUILD)/scx_fuzz $(PROGS) $(BUILD)/unit-tests | $(DEPS_OK)
+test: $(BUILD)/scx_fuzz $(PROGS) $(BUILD)/unit-tests $(JAVA_DEMO) | $(DEPS_OK)
 	$(Q)./tests/run
 
 demo: $(BUILD)/scx_fuzz | $(DEPS_OK)

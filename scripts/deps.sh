@@ -14,7 +14,8 @@ command -v apt-get >/dev/null || die "apt-get not found: only Debian/Ubuntu are 
 export DEBIAN_FRONTEND=noninteractive
 
 COMMON="gcc libc6-dev make pkg-config libelf-dev zlib1g-dev libcriterion-dev \
-qemu-system-x86 busybox-static cpio zstd rt-tests file python3 gnuplot-nox"
+qemu-system-x86 busybox-static cpio zstd xz-utils binutils rt-tests file python3 gnuplot-nox \
+default-jdk-headless"
 
 add_source() {  # name suites
 	f=/etc/apt/sources.list.d/scx-fuzz-$1.sources
