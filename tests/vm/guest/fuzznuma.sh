@@ -10,7 +10,7 @@ target='while :; do ./expiry -n 200 -t 100000 >/dev/null; done'
 alone= beside=
 for r in $(seq "$rounds"); do
 	# alone: scx_fuzz attached, nothing targeted
-	./scx_fuzz >/tmp/alone.log 2>&1 &
+	./scx_fuzz --stats 600 >/tmp/alone.log 2>&1 &
 	pid=$!
 	wait_state enabled 20
 	alone="$alone $(hb)"
@@ -30,6 +30,9 @@ echo "    | hackbench seconds alone:$alone beside a fuzzed target:$beside"
 expect_cmp "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')" ">=" 0.8 \
 	"non-target hackbench throughput beside a fuzzed target, relative to alone"
 expect_cmp "$(stat migrate_node)" ">" 0 "forced moves to the farthest node happened"
+# Forced moves are for targets only: with nothing targeted there are none.
+alone_moves=$(OUT=/tmp/alone.log; echo $(( $(stat migrate_llc) + $(stat migrate_node) + $(stat target_runs) )))
+expect_cmp "$alone_moves" "==" 0 "no forced moves and no target runs when nothing is targeted (hackbench alone)"
 expect_cmp "$(stat target_node_moves)" ">" 0 "targets ran on another node than their last run"
 expect_cmp "$(stat target_node_pct)" ">" "$(stat other_node_pct)" \
 	"targets change node more often than non-targets (forced moves)"
