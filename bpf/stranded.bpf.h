@@ -52,7 +52,7 @@ static __always_inline void note_served(u32 llc, u64 now)
 {
 	struct llc_ctx *lc = llc_ctx(llc);
 
-	if (lc && lc->served_ns != now)
+	if (lc)
 		lc->served_ns = now;
 }
 

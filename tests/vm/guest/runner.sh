@@ -27,8 +27,23 @@ run_cmd sh -c "$repro"
 expect_rc 1 "the reproduction line fails again (CMD's status passed through)"
 
 # 2. A deadlock is caught by --timeout and reported as a hang.
+# Under the default scheduler it takes about 3 s; one still going after 15 s is
+# taken as deadlocked, and its threads' states are shown to tell a slow run apart.
 fails=0
-for i in 1 2 3 4 5; do ./deadlock >/dev/null & p=$!; sleep 6; kill -0 $p 2>/dev/null && { kill -9 $p; fails=$((fails + 1)); }; wait $p; done
+for i in 1 2 3 4 5; do
+	./deadlock >/dev/null & p=$!
+	w=0
+	while kill -0 $p 2>/dev/null && [ $w -lt 150 ]; do sleep 0.1; w=$((w + 1)); done
+	if kill -0 $p 2>/dev/null; then
+		echo "    | deadlock run $i still going after 15 s; its threads (comm, state, wchan):"
+		for t in /proc/$p/task/*; do
+			echo "    |   $(cat $t/comm) $(cut -d' ' -f3 $t/stat) $(cat $t/wchan)"
+		done
+		kill -9 $p
+		fails=$((fails + 1))
+	fi
+	wait $p
+done
 expect_cmp "$fails" "==" 0 "deadlock completes in 5 runs under the default scheduler"
 run_cmd ./scx_fuzz --intensity high --until-failure --repeat 20 --timeout 8 --json /tmp/hang.json -- ./deadlock
 expect_rc 1 "a deadlock is found: exit 1"
