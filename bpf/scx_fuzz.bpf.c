@@ -242,6 +242,25 @@ void FUZZ_OPS(fuzz_enqueue, struct task_struct *p, u64 enq_flags)
 		enqueue_llc(p, NULL, slice_ns, 0, enq_flags);
 }
 
+/*
+ * --test-fault strand: the last LLC's CPUs serve only the tasks that cannot
+ * run anywhere else (its node's kthreads), so its queue is otherwise stranded.
+ */
+static bool strand_fault(s32 cpu, u32 llc)
+{
+	struct task_struct *p;
+
+	if (test_fault != FUZZ_FAULT_STRAND || llc != plan.nr_llcs - 1)
+		return false;
+	bpf_for_each(scx_dsq, p, llc_dsq_id(llc), 0) {
+		if (is_restricted(p) && bpf_cpumask_test_cpu(cpu, p->cpus_ptr)) {
+			scx_bpf_dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL, 0);
+			break;
+		}
+	}
+	return true;
+}
+
 void FUZZ_OPS(fuzz_dispatch, s32 cpu, struct task_struct *prev)
 {
 	u32 llc = cpu_llc(cpu), node, victim, moved;
@@ -256,7 +275,7 @@ void FUZZ_OPS(fuzz_dispatch, s32 cpu, struct task_struct *prev)
 	}
 	if (llc == FUZZ_NO_LLC)
 		return;
-	if (test_fault == FUZZ_FAULT_STRAND && llc == plan.nr_llcs - 1)
+	if (strand_fault(cpu, llc))
 		return;
 	if (nr_orphan_llcs && steal_from_orphans(cpu, llc))
 		return;

@@ -73,6 +73,7 @@ static void scan_for_stranded(s32 cpu, u64 now)
 	if (!lc || !time_before(lc->served_ns + stranded_after_ns(), now))
 		return;
 	sc->rescue = llc + 1;	/* at this CPU's next dispatch: within its current slice */
+	kick_idle_in(llc_cpumask(llc));	/* for what only its CPUs may run, if one just slept through */
 }
 
 /* From ops.dispatch: take the LLC the scan marked, if any; the number of tasks moved. */

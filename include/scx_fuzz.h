@@ -138,7 +138,7 @@ enum fuzz_test_fault {
 	FUZZ_FAULT_NONE,
 	FUZZ_FAULT_BPF_ERROR,	/* scx_bpf_error() from ops.tick: kernel ejects us */
 	FUZZ_FAULT_VERIFIER,		/* load a program the verifier must reject */
-	FUZZ_FAULT_STRAND,		/* the last LLC's CPUs never dispatch: its queue is stranded */
+	FUZZ_FAULT_STRAND,		/* the last LLC's CPUs serve only tasks pinned there */
 };
 
 /*

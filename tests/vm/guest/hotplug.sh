@@ -23,8 +23,9 @@ expect_out 'finished_with_progress=32 ' "$level: every mixload thread finished"
 expect_cmp "$(stat hotplug)" ">=" 10 "$level: the scheduler saw the hotplug events"
 expect_out '^scx_fuzz: exit: unregistered from user space' "$level: detached normally, not ejected"
 done
-# A queue its own CPUs stop serving (injected: LLC 1's CPUs never dispatch) is
-# pulled by busy CPUs elsewhere, well before the watchdog would eject us.
+# A queue its own CPUs stop serving (injected: LLC 1's CPUs serve nothing else) is
+# pulled by busy CPUs elsewhere, well before the watchdog would eject us
+# (they still serve what may run only there, like their node's kcompactd).
 run_cmd ./scx_fuzz --intensity off --test-fault strand --stats 5 -- ./mixload -t 10
 expect_rc 0 "stranded LLC queue: the load finishes"
 expect_out 'finished_with_progress=32 ' "stranded LLC queue: every mixload thread finished"
