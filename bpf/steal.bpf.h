@@ -47,6 +47,34 @@ static u32 steal_from(u32 victim, s32 cpu, u32 own_llc)
 	return moved;
 }
 
+/*
+ * Tasks of an LLC with no online CPU that may not run on `cpu` (a node's
+ * kthreads, pinned tasks) go to the local queue of the CPU whose runqueue
+ * holds them: a dying CPU still runs its local queue, and the kernel then
+ * moves them on, breaking their affinity. Nothing else would: that CPU no
+ * longer dispatches, and hotplug waits for its runqueue to empty (seen on
+ * 6.16: kcompactd1 stranded 12 s). Returns tasks moved.
+ */
+static u32 send_home_pinned(u32 victim, s32 cpu)
+{
+	struct task_struct *p;
+	u32 moved = 0;
+	s32 home;
+
+	bpf_for_each(scx_dsq, p, llc_dsq_id(victim), 0) {
+		if (bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
+			continue;
+		home = scx_bpf_task_cpu(p);
+		if (scx_bpf_dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL_ON | home, 0)) {
+			kick_cpu(home, 0);
+			moved++;
+		}
+		if (moved >= steal_batch)
+			break;
+	}
+	return moved;
+}
+
 /* While some LLC has no online CPU (hotplug.bpf.h), drain it before anything else. */
 static bool steal_from_orphans(s32 cpu, u32 own_llc)
 {
@@ -58,7 +86,8 @@ static bool steal_from_orphans(s32 cpu, u32 own_llc)
 
 		if (llc_online[idx])
 			continue;
-		moved = release_due(idx, cpu, true) + steal_from(idx, cpu, own_llc);
+		moved = release_due(idx, cpu, true) + steal_from(idx, cpu, own_llc) +
+			send_home_pinned(idx, cpu);
 		if (!moved)
 			continue;
 		stat_inc(FUZZ_STAT_STEAL_REMOTE);
