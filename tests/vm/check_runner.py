@@ -54,6 +54,7 @@ if c:
     report(c.get("options", {}).get("timeout_s") == 10 and c["options"].get("until") == "failure",
            "campaign.json: options recorded")
 
+failing = (c.get("runs") or [{}])[-1].get("counters", {}) if c else {}
 t = parse(files, "trace.json")
 if t:
     ev = t.get("traceEvents", [])
@@ -61,7 +62,11 @@ if t:
     report(len(ev) > 0 and well_formed, f"trace.json: {len(ev)} trace events, each with name/ph/pid/tid/ts")
     names = {e["name"] for e in ev}
     report("delayed" in names, "trace.json: delay events")
-    report(any(n.startswith("migrated") for n in names), "trace.json: migration events")
+    # The run may fail before any forced move: the trace must agree with its counters.
+    moves = sum(1 for e in ev if e["name"].startswith("migrated"))
+    counted = failing.get("migrate_llc", 0) + failing.get("migrate_node", 0)
+    report(counted > 0 and 0 < moves <= counted or counted == 0 and moves == 0,
+           f"trace.json: migration events agree with the run's counters ({moves} events, {counted} counted)")
     report("run" in names and all(e["dur"] >= 0 for e in ev if e["ph"] == "X"), "trace.json: run slices with durations")
     threads = {e["tid"] for e in ev if e["name"] == "thread_name" and "expiry" in e["args"]["name"]}
     report(len(threads) >= 2, f"trace.json: named tracks for the target's threads ({len(threads)})")

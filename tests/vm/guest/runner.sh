@@ -27,11 +27,16 @@ run_cmd sh -c "$repro"
 expect_rc 1 "the reproduction line fails again (CMD's status passed through)"
 
 # 2. A deadlock is caught by --timeout and reported as a hang.
+# Its windows are doubled (100 ms period, 10 ms hold: a thread must fall 40-60 ms
+# behind), as are --intensity high's delays against medium's: the fuzzer's odds
+# stay those of medium with the defaults, while the emulator's 20-30 ms hiccups,
+# which deadlocked one default run of the 50 ms version, no longer suffice.
 # Under the default scheduler it takes about 3 s; one still going after 15 s is
 # taken as deadlocked, and its threads' states are shown to tell a slow run apart.
+DEADLOCK="./deadlock -n 30 -p 100 -H 10"
 fails=0
 for i in 1 2 3 4 5; do
-	./deadlock >/dev/null & p=$!
+	$DEADLOCK >/dev/null & p=$!
 	w=0
 	while kill -0 $p 2>/dev/null && [ $w -lt 150 ]; do sleep 0.1; w=$((w + 1)); done
 	if kill -0 $p 2>/dev/null; then
@@ -45,7 +50,7 @@ for i in 1 2 3 4 5; do
 	wait $p
 done
 expect_cmp "$fails" "==" 0 "deadlock completes in 5 runs under the default scheduler"
-run_cmd ./scx_fuzz --intensity high --until-failure --repeat 20 --timeout 8 --json /tmp/hang.json -- ./deadlock
+run_cmd ./scx_fuzz --intensity high --until-failure --repeat 20 --timeout 8 --json /tmp/hang.json -- $DEADLOCK
 expect_rc 1 "a deadlock is found: exit 1"
 expect_out '^scx_fuzz: run [0-9]+ seed [0-9]+: HANG: still running after --timeout 8 s' "reported as a hang"
 show_file hang.json /tmp/hang.json
