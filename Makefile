@@ -102,7 +102,7 @@ $(BUILD)/progs/%: tests/progs/%.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) -static -pthread $< -o $@
 
-$(BUILD)/progs/%: examples/%.c
+$(BUILD)/progs/%: examples/%.c examples/busywork.h
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) -static -pthread $< -o $@
 

@@ -49,6 +49,13 @@ static s64 target_jitter(const struct task_ctx *tc, u64 event)
 	       (s64)(knobs.jitter_ns / 2);
 }
 
+/* --serialize: a waiter's place, random within FUZZ_SERIAL_SPREAD_NS of now (see serial.bpf.h). */
+static u64 serial_key(const struct task_ctx *tc, u64 now)
+{
+	return now + fuzz_stream_draw(run_seed, tc->key, FUZZ_STREAM_SERIAL, tc->events) %
+		     FUZZ_SERIAL_SPREAD_NS;
+}
+
 /* Arm the LLC's release timer for `due` unless it already fires earlier. */
 static void arm_release(struct llc_ctx *lc, u32 llc, u64 now, u64 due)
 {
@@ -221,7 +228,8 @@ static u32 release_due(u32 from, s32 cpu, bool all)
 		/* its vtime is now the release time: the fair one comes back when it runs */
 		tc->fair_vtime = clamp_vtime(tc->fair_vtime, lc);
 		tc->restore_vtime = 1;
-		dest = forced_cpu(p, tc, tc->events - 1, cpu, &stat);
+		/* serialized targets wait for their turn; whoever takes it decides the CPU */
+		dest = knobs.serialize ? -1 : forced_cpu(p, tc, tc->events - 1, cpu, &stat);
 		if (dest >= 0) {
 			if (!scx_bpf_dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL_ON | dest, 0)) {
 				kick_cpu(dest, SCX_KICK_IDLE);	/* hand back the idle CPU forced_cpu claimed */
@@ -231,6 +239,11 @@ static u32 release_due(u32 from, s32 cpu, bool all)
 			stat_inc(stat);
 			trace_event(p, stat == FUZZ_STAT_MIGRATE_NODE ? FUZZ_EV_MIGRATE_NODE :
 				    FUZZ_EV_MIGRATE_LLC, dest);
+		} else if (knobs.serialize) {
+			tc->queued_ns = now;
+			scx_bpf_dsq_move_set_vtime(DSQ_ITER, serial_key(tc, now));
+			if (!scx_bpf_dsq_move_vtime(DSQ_ITER, p, FUZZ_DSQ_SERIAL, 0))
+				continue;
 		} else {
 			jitter = target_jitter(tc, tc->events - 1);
 			scx_bpf_dsq_move_set_vtime(DSQ_ITER, clamp_vtime(tc->fair_vtime, lc) + jitter);

@@ -26,6 +26,8 @@
 #include "target.bpf.h"
 #include "fuzz.bpf.h"
 #include "windows.bpf.h"
+#include "preempt.bpf.h"
+#include "serial.bpf.h"
 #include "steal.bpf.h"
 #include "stranded.bpf.h"
 
@@ -154,8 +156,10 @@ static void insert_on_cpu(struct task_struct *p, s32 cpu, u64 slice, u64 enq_fla
  */
 static void fuzz_enqueue_target(struct task_struct *p, struct task_ctx *tc, u64 enq_flags)
 {
+	bool preempted = preempt_consume(p);
 	u64 event = tc->events++, slice = target_slice(tc, event, slice_ns);
-	bool wakeup = (enq_flags & SCX_ENQ_WAKEUP) || !event, on_idle = tc->woke_on_idle;
+	/* an injected preemption is fuzzed like a wake-up: it may be held back */
+	bool wakeup = (enq_flags & SCX_ENQ_WAKEUP) || !event || preempted, on_idle = tc->woke_on_idle;
 	s32 here = scx_bpf_task_cpu(p), cpu;
 	u32 stat;
 
@@ -167,6 +171,10 @@ static void fuzz_enqueue_target(struct task_struct *p, struct task_ctx *tc, u64 
 	    wakeup && knobs.delay_ppm && hold_target(p, tc, event, slice, enq_flags)) {
 		if (on_idle)	/* hand back the idle CPU select_cpu claimed */
 			kick_cpu(here, SCX_KICK_IDLE);
+		return;
+	}
+	if (knobs.serialize) {
+		serial_enqueue(p, tc, slice, enq_flags, on_idle ? here : -1);
 		return;
 	}
 	cpu = forced_cpu(p, tc, event, here, &stat);
@@ -210,6 +218,12 @@ void FUZZ_OPS(fuzz_enqueue, struct task_struct *p, u64 enq_flags)
 	 */
 	if (enq_flags & SCX_ENQ_LAST) {
 		tc = target_ctx(p);
+		/* a serialized target waits for its turn; a preempted one is a fuzzing event */
+		if (tc && (knobs.serialize || preempt_fired(p))) {
+			fuzz_enqueue_target(p, tc, enq_flags);
+			kick_cpu(scx_bpf_task_cpu(p), 0);	/* this CPU looks again (see run_on_as_last) */
+			return;
+		}
 		if (tc && knobs.mode == FUZZ_MODE_WINDOWS) {
 			u64 event = tc->events++, slice = target_slice(tc, event, slice_ns);
 
@@ -286,6 +300,8 @@ void FUZZ_OPS(fuzz_dispatch, s32 cpu, struct task_struct *prev)
 	}
 	if (knobs.delay_ppm || knobs.mode == FUZZ_MODE_WINDOWS)
 		release_due(llc, cpu, false);
+	if (knobs.serialize && serial_take(cpu))
+		return;
 	if (dsq_move_to_local(llc_dsq_id(llc))) {
 		stat_inc(FUZZ_STAT_LLC);
 		/* More waiting: pass the wake-up on, in case the CPU kicked for it took another. */
@@ -316,6 +332,11 @@ void FUZZ_OPS(fuzz_running, struct task_struct *p)
 
 	if (tc)
 		fuzz_start_run(p, tc);
+	if (tc && tc->target) {
+		if (knobs.serialize)
+			serial_running(p);
+		preempt_arm(p, tc, tc->run_start_ns);
+	}
 	/*
 	 * The LLC's clock follows the tasks it runs, by at most a slice per
 	 * switch, so one low-weight task far ahead cannot drag it (and every
@@ -335,6 +356,11 @@ void FUZZ_OPS(fuzz_stopping, struct task_struct *p, bool runnable)
 	 * Charge the time really used, scaled by weight (nice 0 = 100). Not
 	 * slice_ns - p->scx.slice: the kernel may have refilled the slice.
 	 */
+	if (tc && tc->target) {
+		preempt_disarm();
+		if (knobs.serialize)
+			serial_stopping(p, runnable);
+	}
 	if (tc && tc->run_start_ns && now > tc->run_start_ns) {
 		p->scx.dsq_vtime += (now - tc->run_start_ns) * 100 / p->scx.weight;
 		if (tc->target)
@@ -385,7 +411,11 @@ s32 FUZZ_OPS_SLEEPABLE(fuzz_init)
 	}
 	hotplug_init();
 	err = topo_init();
-	return err ? err : fuzz_init_queues();
+	if (!err)
+		err = fuzz_init_queues();
+	if (!err)
+		err = preempt_init();
+	return err ? err : serial_init();
 }
 
 void FUZZ_OPS(fuzz_exit, struct scx_exit_info *ei)

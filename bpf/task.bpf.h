@@ -14,6 +14,8 @@ struct task_ctx {
 	u64 release_ns;		/* while held: when it is due */
 	s64 delay_credit_ns;	/* delay budget left (token bucket) */
 	u64 window_end_ns;	/* --mode windows: when the current window ends */
+	u64 runs;		/* times it got a CPU: the --preempt stream's counter */
+	u64 queued_ns;		/* --serialize: when it joined the waiting targets */
 	s32 last_cpu;		/* where it last ran; -1 never */
 	u8 in_tree;		/* in a registered process tree */
 	u8 maybe_root;		/* a child of the loader: a root once its pid is registered */
@@ -22,6 +24,7 @@ struct task_ctx {
 	u8 restore_vtime;	/* queued off its fair vtime: set it back to fair_vtime when it runs */
 	u8 woke_on_idle;	/* ops.select_cpu claimed an idle CPU for this wake-up */
 	u8 window;		/* --mode windows: enum window_state */
+	u8 preempted;		/* its --preempt timer fired: the next enqueue is a fuzzing event */
 };
 
 struct {

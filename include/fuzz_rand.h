@@ -61,6 +61,20 @@ static inline __u64 fuzz_draw(__u64 seed, __u64 key, __u64 event, __u32 slot)
 	return fuzz_mix64(x ^ (event * FUZZ_NR_SLOTS + slot));
 }
 
+/*
+ * Decisions outside the per-event slots (--preempt timers, --serialize order)
+ * draw from their own streams: a derived key, so the slots' draws stay as they were.
+ */
+enum fuzz_stream {
+	FUZZ_STREAM_PREEMPT = 1,	/* n-th run: when its preemption timer fires */
+	FUZZ_STREAM_SERIAL = 2,		/* n-th event: its place among the waiting targets */
+};
+
+static inline __u64 fuzz_stream_draw(__u64 seed, __u64 key, __u32 stream, __u64 n)
+{
+	return fuzz_draw(seed, fuzz_mix64(key + stream * 0x9e3779b97f4a7c15ULL), n, 0);
+}
+
 /* The key of the n-th thread or process created by the thread with key `parent`. */
 static inline __u64 fuzz_child_key(__u64 parent, __u64 n)
 {

@@ -31,6 +31,7 @@ enum fuzz_dsq_ids {
 	FUZZ_DSQ_GLOBAL = 0,		/* --global-queue baseline only */
 	FUZZ_DSQ_LLC_BASE = 0x1000,	/* + LLC index: one vtime-ordered queue per LLC */
 	FUZZ_DSQ_DELAY_BASE = 0x2000,	/* + LLC index: held target tasks, ordered by release time */
+	FUZZ_DSQ_SERIAL = 0x3000,	/* --serialize: runnable targets waiting for their one CPU */
 };
 
 static inline __u64 llc_dsq_id(__u32 llc)
@@ -57,6 +58,10 @@ enum fuzz_defaults {
 #define FUZZ_MIN_SLICE_NS	(20ULL * 1000)
 #define FUZZ_BUDGET_WINDOW_NS	(1000ULL * 1000 * 1000)	/* the delay budget's window of run time */
 #define FUZZ_MAX_SLEEP_NS	(2000ULL * 1000 * 1000)	/* --mode windows: one sleep window */
+#define FUZZ_MIN_PREEMPT_NS	(10ULL * 1000)		/* --preempt: shortest timer */
+#define FUZZ_MAX_PREEMPT_NS	(100ULL * 1000 * 1000)	/* --preempt: longest timer */
+#define FUZZ_SERIAL_SPREAD_NS	(10ULL * 1000 * 1000)	/* --serialize: random order within 10 ms */
+#define FUZZ_SERIAL_LEASE_NS	(20ULL * 1000 * 1000)	/* a claimed turn unused this long is void */
 #define FUZZ_STRANDED_MIN_NS	(250ULL * 1000 * 1000)	/* an LLC queue unserved this long is pulled */
 #define FUZZ_MAX_ROOTS		64			/* --pid / CMD process trees */
 #define FUZZ_COMM_LEN		16
@@ -101,6 +106,9 @@ struct fuzz_knobs {
 	__u32 nr_excludes;
 	__u32 exclude_prefix;		/* bit i: pattern i ended in '*' */
 	char exclude[FUZZ_MAX_EXCLUDES][FUZZ_COMM_LEN];
+	__u64 preempt_min_ns, preempt_max_ns;	/* --preempt: a running target is preempted
+						 * after this long (log-uniform); 0: never */
+	__u32 serialize;		/* --serialize: one target thread runs at a time */
 };
 
 /* Per-CPU counters; the loader sums each index over all possible CPUs. */
@@ -130,6 +138,9 @@ enum fuzz_stat {
 	FUZZ_STAT_OTHER_RUNS,		/* times a non-target got a CPU */
 	FUZZ_STAT_OTHER_NODE_MOVES,	/* ... on another node than its last run */
 	FUZZ_STAT_TRACE_LOST,		/* trace events dropped: the ring buffer was full */
+	FUZZ_STAT_PREEMPTED,		/* --preempt: running targets preempted by their timer */
+	FUZZ_STAT_HANDOVERS,		/* --serialize: the one target CPU passed to a waiting thread */
+	FUZZ_STAT_UNSERIALIZED,		/* --serialize: a target ran while another held the turn (a bug) */
 	FUZZ_NR_STATS,
 };
 
@@ -175,6 +186,8 @@ enum fuzz_trace_kind {
 	FUZZ_EV_RELEASE,	/* held task released; value: ns past its release time */
 	FUZZ_EV_MIGRATE_LLC,	/* forced onto another LLC / CPU; value: that CPU */
 	FUZZ_EV_MIGRATE_NODE,	/* forced onto the farthest node; value: that CPU */
+	FUZZ_EV_PREEMPT,	/* --preempt: preempted by its timer; value: ns it had run */
+	FUZZ_EV_HANDOVER,	/* --serialize: given the targets' turn; value: ns it waited */
 	FUZZ_NR_EV,
 };
 

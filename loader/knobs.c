@@ -191,6 +191,21 @@ int knobs_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, si
 	}
 	if (set & KNOB_NO_SCALE)
 		k->scale_slice = 0;
+	if (set & KNOB_PREEMPT) {
+		k->preempt_min_ns = x->preempt_min_ns;
+		k->preempt_max_ns = x->preempt_max_ns;
+	}
+	if (set & KNOB_SERIALIZE)
+		k->serialize = 1;
+	if ((set & (KNOB_PREEMPT | KNOB_SERIALIZE)) && o->windows) {
+		snprintf(err, err_len, "--preempt and --serialize do not apply to --mode windows");
+		return EXIT_USAGE;
+	}
+	if (k->preempt_max_ns &&
+	    (k->preempt_min_ns < FUZZ_MIN_PREEMPT_NS || k->preempt_max_ns > FUZZ_MAX_PREEMPT_NS)) {
+		snprintf(err, err_len, "--preempt MIN:MAX must lie within 10us:100ms");
+		return EXIT_USAGE;
+	}
 	if (o->windows && (!k->run_min_ns || k->sleep_max_ns > FUZZ_MAX_SLEEP_NS)) {
 		snprintf(err, err_len, "--mode windows needs --run above 0 and --sleep at most 2s "
 			 "(the kernel's watchdog ejects at %d s)", FUZZ_WATCHDOG_MS / 1000);

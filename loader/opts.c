@@ -21,6 +21,7 @@ static const char usage[] =
 "      --delay MIN:MAX   hold target wake-ups back (e.g. 50us:50ms), --delay-prob\n"
 "                        PCT of them, --delay-dist uniform|exp|loguniform\n"
 "      --jitter DUR   --budget PCT (of run time)   --migrate[-far] PCT (LLC/node)\n"
+"      --preempt MIN:MAX (20us:500us)  --serialize (one target thread at a time)\n"
 "  -r, --repeat N, --until-failure, --until-success  run CMD again and again\n"
 "  -t, --timeout S  a longer run is a hang   --fail-on RE  output that is failure\n"
 "      --error-command C  its success (run every --error-check-interval S) is one\n"
@@ -36,7 +37,8 @@ static const char usage[] =
 
 /* Long options without a short letter. */
 enum { OPT_ERROR_CMD = 256, OPT_ERROR_INTERVAL, OPT_EXCLUDE_COMM, OPT_JAVA, OPT_ITERATION_TIME,
-       OPT_MAX_ITERATIONS, OPT_MODE, OPT_RUN, OPT_SLEEP, OPT_SYSTEM_SLICE, OPT_NO_SCALE };
+       OPT_MAX_ITERATIONS, OPT_MODE, OPT_RUN, OPT_SLEEP, OPT_SYSTEM_SLICE, OPT_NO_SCALE,
+       OPT_PREEMPT, OPT_SERIALIZE };
 
 static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 {
@@ -108,6 +110,8 @@ const struct option fuzz_longopts[] = {
 	{ "sleep", required_argument, NULL, OPT_SLEEP },
 	{ "system-slice", required_argument, NULL, OPT_SYSTEM_SLICE },
 	{ "no-scale-slice", no_argument, NULL, OPT_NO_SCALE },
+	{ "preempt", required_argument, NULL, OPT_PREEMPT },
+	{ "serialize", no_argument, NULL, OPT_SERIALIZE },
 	{ "error-command", required_argument, NULL, OPT_ERROR_CMD },
 	{ "error-check-interval", required_argument, NULL, OPT_ERROR_INTERVAL },
 	{ 0 },
@@ -248,6 +252,14 @@ static int parse_fuzz_opt(int c, const char *arg, struct fuzz_opts *o)
 		return 0;
 	case OPT_NO_SCALE:
 		o->knobs_set |= KNOB_NO_SCALE;
+		return 0;
+	case OPT_PREEMPT:
+		if (parse_range_ns(arg, &k->preempt_min_ns, &k->preempt_max_ns))
+			return bad("--preempt (MIN:MAX, e.g. 20us:500us)", arg);
+		o->knobs_set |= KNOB_PREEMPT;
+		return 0;
+	case OPT_SERIALIZE:
+		o->knobs_set |= KNOB_SERIALIZE;
 		return 0;
 	case 'd':
 		if (parse_range_ns(arg, &k->delay_min_ns, &k->delay_max_ns))

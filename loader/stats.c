@@ -31,6 +31,9 @@ const char *const fuzz_stat_names[FUZZ_NR_STATS] = {
 	[FUZZ_STAT_OTHER_RUNS] = "other_runs",
 	[FUZZ_STAT_OTHER_NODE_MOVES] = "other_node_moves",
 	[FUZZ_STAT_TRACE_LOST] = "trace_lost",
+	[FUZZ_STAT_PREEMPTED] = "preempted",
+	[FUZZ_STAT_HANDOVERS] = "handovers",
+	[FUZZ_STAT_UNSERIALIZED] = "unserialized",
 };
 
 static double pct(uint64_t part, uint64_t whole)

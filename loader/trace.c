@@ -96,6 +96,14 @@ static void write_event(FILE *f, const struct fuzz_trace_event *e, struct fuzz_t
 		fprintf(f, ",\"s\":\"t\",\"args\":{\"from_cpu\":%u,\"to_cpu\":%llu}}", e->cpu,
 			(unsigned long long)e->value);
 		return;
+	case FUZZ_EV_PREEMPT:
+		head(f, "preempted", "i", e, e->ts_ns, t0, first);
+		fprintf(f, ",\"s\":\"t\",\"args\":{\"ran_us\":%.1f,\"cpu\":%u}}", e->value / 1000.0, e->cpu);
+		return;
+	case FUZZ_EV_HANDOVER:
+		head(f, "turn (serialized)", "i", e, e->ts_ns, t0, first);
+		fprintf(f, ",\"s\":\"t\",\"args\":{\"waited_us\":%.1f,\"cpu\":%u}}", e->value / 1000.0, e->cpu);
+		return;
 	}
 }
 

@@ -161,3 +161,33 @@ Test(knobs, windows_mode)
 	o = (struct fuzz_opts){ .knobs_set = KNOB_RUN };
 	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), EXIT_USAGE, "--run needs --mode windows");
 }
+
+/* --preempt MIN:MAX and --serialize reach the knobs; out-of-range timers and windows mode are refused. */
+Test(knobs, preempt_and_serialize)
+{
+	char *ok_argv[] = { "scx_fuzz", "--serialize", "--preempt", "20us:500us", "--", "x", NULL };
+	char *slow_argv[] = { "scx_fuzz", "--preempt", "1ms:1s", "--", "x", NULL };
+	char *fast_argv[] = { "scx_fuzz", "--preempt", "1us:5us", "--", "x", NULL };
+	char *win_argv[] = { "scx_fuzz", "--mode", "windows", "--serialize", "--", "x", NULL };
+	struct fuzz_opts o;
+	struct fuzz_knobs k;
+	char err[256];
+	bool done;
+
+	cr_assert_eq(parse_opts(6, ok_argv, &o, &done, stdout), 0);
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), 0, "%s", err);
+	cr_assert(k.serialize && k.preempt_min_ns == 20000 && k.preempt_max_ns == 500000);
+	cr_assert_gt(k.delay_ppm, 0, "the preset's other perturbations stay");
+	cr_assert_eq(parse_opts(5, slow_argv, &o, &done, stdout), 0);
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), EXIT_USAGE, "a 1 s timer is no sub-tick preemption");
+	cr_assert_eq(parse_opts(5, fast_argv, &o, &done, stdout), 0);
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), EXIT_USAGE, "1 us timers would swamp the CPU");
+	cr_assert_eq(parse_opts(6, win_argv, &o, &done, stdout), 0);
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), EXIT_USAGE);
+	cr_assert(strstr(err, "windows"), "%s", err);
+
+	struct fuzz_opts plain = { 0 };
+
+	cr_assert_eq(knobs_resolve(&plain, &k, err, sizeof(err)), 0);
+	cr_assert(!k.serialize && !k.preempt_max_ns, "off unless asked for");
+}

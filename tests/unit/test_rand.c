@@ -144,3 +144,21 @@ Test(rand, degenerate_ranges)
 	}
 	cr_assert_eq(fuzz_uniform(~0ULL, 0, ~0ULL - 1) <= ~0ULL - 1, 1);
 }
+
+/* Stream draws repeat under a seed, differ between streams, and leave the slot draws as they were. */
+Test(rand, streams_are_separate_and_stable)
+{
+	__u64 seed = 42, key = fuzz_child_key(7, 0);
+	int same = 0;
+
+	cr_assert_eq(fuzz_stream_draw(seed, key, FUZZ_STREAM_PREEMPT, 3),
+		     fuzz_stream_draw(seed, key, FUZZ_STREAM_PREEMPT, 3));
+	for (__u64 n = 0; n < 1000; n++) {
+		same += fuzz_stream_draw(seed, key, FUZZ_STREAM_PREEMPT, n) ==
+			fuzz_stream_draw(seed, key, FUZZ_STREAM_SERIAL, n);
+		for (__u32 slot = 0; slot < FUZZ_NR_SLOTS; slot++)
+			same += fuzz_stream_draw(seed, key, FUZZ_STREAM_PREEMPT, n) ==
+				fuzz_draw(seed, key, n, slot);
+	}
+	cr_assert_eq(same, 0);
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * --preempt MIN:MAX: random preemption below the tick. When a target starts
+ * running, a timer pinned to its CPU is armed for a drawn time; if that run
+ * is still going when it fires, the CPU is kicked with SCX_KICK_PREEMPT and
+ * the target goes back through ops.enqueue as a fuzzing event (it may be
+ * held back, or, with --serialize, another target thread takes its turn).
+ * Timers exist only while a target runs: idle CPUs and non-targets never
+ * see one.
+ */
+#ifndef FUZZ_PREEMPT_BPF_H
+#define FUZZ_PREEMPT_BPF_H
+
+#include "common.bpf.h"
+#include "scx_fuzz.h"
+#include "fuzz_rand.h"
+#include "topo.bpf.h"
+#include "stats.bpf.h"
+#include "task.bpf.h"
+#include "target.bpf.h"
+#include "trace.bpf.h"
+#include "fuzz.bpf.h"
+
+struct cpu_preempt {
+	struct bpf_timer timer;
+	u64 run;		/* bumped at every start and stop of a target run here */
+	u64 armed_run;		/* the run the timer was armed for */
+	u64 started_ns;		/* when that run began */
+	u32 pid;		/* whose run it is */
+	u32 fired;		/* the timer preempted `pid`: its ops.enqueue consumes this */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, FUZZ_MAX_CPUS);
+	__type(key, u32);
+	__type(value, struct cpu_preempt);
+} cpu_preempts SEC(".maps");
+
+static __always_inline struct cpu_preempt *cpu_preempt(s32 cpu)
+{
+	u32 key = cpu;
+
+	return bpf_map_lookup_elem(&cpu_preempts, &key);
+}
+
+static int preempt_timerfn(void *map, u32 *key, struct cpu_preempt *cp)
+{
+	/* A stale timer (its run ended and the cancel lost the race) does nothing. */
+	if (cp->armed_run != cp->run)
+		return 0;
+	cp->fired = cp->pid;
+	scx_bpf_kick_cpu(*key, SCX_KICK_PREEMPT);
+	return 0;
+}
+
+/* ops.running of a target: arm its CPU's timer for a drawn time. */
+static void preempt_arm(struct task_struct *p, struct task_ctx *tc, u64 now)
+{
+	struct cpu_preempt *cp;
+	u64 d;
+
+	if (!knobs.preempt_max_ns || !(cp = cpu_preempt(bpf_get_smp_processor_id())))
+		return;
+	d = fuzz_duration(fuzz_stream_draw(run_seed, tc->key, FUZZ_STREAM_PREEMPT, tc->runs++),
+			  FUZZ_DIST_LOGUNIFORM, knobs.preempt_min_ns, knobs.preempt_max_ns);
+	cp->armed_run = ++cp->run;
+	cp->started_ns = now;
+	cp->pid = p->pid;
+	cp->fired = 0;
+	bpf_timer_start(&cp->timer, d, BPF_F_TIMER_CPU_PIN);
+}
+
+/* ops.stopping of a target: its run is over, so is its timer. */
+static void preempt_disarm(void)
+{
+	struct cpu_preempt *cp;
+
+	if (!knobs.preempt_max_ns || !(cp = cpu_preempt(bpf_get_smp_processor_id())))
+		return;
+	cp->run++;
+	bpf_timer_cancel(&cp->timer);
+}
+
+/* Was `p` just preempted by its timer? (not consumed) */
+static bool preempt_fired(const struct task_struct *p)
+{
+	struct cpu_preempt *cp;
+
+	return knobs.preempt_max_ns && (cp = cpu_preempt(bpf_get_smp_processor_id())) &&
+	       cp->fired == p->pid;
+}
+
+/* ops.enqueue of a target: true once if its timer preempted it (counted and traced here). */
+static bool preempt_consume(struct task_struct *p)
+{
+	struct cpu_preempt *cp;
+
+	if (!knobs.preempt_max_ns || !(cp = cpu_preempt(bpf_get_smp_processor_id())) ||
+	    cp->fired != p->pid)
+		return false;
+	cp->fired = 0;
+	stat_inc(FUZZ_STAT_PREEMPTED);
+	trace_event(p, FUZZ_EV_PREEMPT, bpf_ktime_get_ns() - cp->started_ns);
+	return true;
+}
+
+/* ops.init: one timer per possible CPU. */
+static s32 preempt_init(void)
+{
+	struct cpu_preempt *cp;
+	s32 err;
+	int c;
+
+	if (!knobs.preempt_max_ns)
+		return 0;
+	bpf_for(c, 0, plan.nr_cpu_ids) {
+		cp = cpu_preempt(c);
+		if (!cp)
+			return -22;	/* -EINVAL */
+		err = bpf_timer_init(&cp->timer, &cpu_preempts, 1 /* CLOCK_MONOTONIC */);
+		if (!err)
+			err = bpf_timer_set_callback(&cp->timer, preempt_timerfn);
+		if (err) {
+			fuzz_error("cannot set up the preemption timer of cpu %d: %d", c, err);
+			return err;
+		}
+	}
+	return 0;
+}
+
+#endif /* FUZZ_PREEMPT_BPF_H */
