@@ -49,11 +49,27 @@ static s64 target_jitter(const struct task_ctx *tc, u64 event)
 	       (s64)(knobs.jitter_ns / 2);
 }
 
-/* --serialize: a waiter's place, random within FUZZ_SERIAL_SPREAD_NS of now (see serial.bpf.h). */
-static u64 serial_key(const struct task_ctx *tc, u64 now)
+#define PCT_PRIO_BASE (1ULL << 62)	/* drawn priorities lie above it, change points' (1..7) below */
+#define PCT_KEY_BASE (1ULL << 63)
+
+/*
+ * --serialize: a waiter's place (its DSQ vtime, lowest first). Random within
+ * FUZZ_SERIAL_SPREAD_NS of its wake-up; --mode pct: by priority, highest
+ * first. A drawn priority has 32 random bits, then the pid to make it distinct.
+ */
+static u64 serial_key(const struct task_struct *p, struct task_ctx *tc, u64 now, bool woke)
 {
-	return now + fuzz_stream_draw(run_seed, tc->key, FUZZ_STREAM_SERIAL, tc->events) %
-		     FUZZ_SERIAL_SPREAD_NS;
+	if (knobs.mode != FUZZ_MODE_PCT) {
+		/* kept while it is preempted: a thread that got ahead stays ahead until it sleeps */
+		if (woke || !tc->serial_key)
+			tc->serial_key = now + fuzz_stream_draw(run_seed, tc->key, FUZZ_STREAM_SERIAL,
+								tc->events) % FUZZ_SERIAL_SPREAD_NS;
+		return tc->serial_key;
+	}
+	if (!tc->pct_prio)
+		tc->pct_prio = PCT_PRIO_BASE | (p->pid & 0x3fffff) |
+			       (fuzz_stream_draw(run_seed, tc->key, FUZZ_STREAM_PCT, 0) & 0xffffffff) << 22;
+	return PCT_KEY_BASE - tc->pct_prio;
 }
 
 /* Arm the LLC's release timer for `due` unless it already fires earlier. */
@@ -241,7 +257,7 @@ static u32 release_due(u32 from, s32 cpu, bool all)
 				    FUZZ_EV_MIGRATE_LLC, dest);
 		} else if (knobs.serialize) {
 			tc->queued_ns = now;
-			scx_bpf_dsq_move_set_vtime(DSQ_ITER, serial_key(tc, now));
+			scx_bpf_dsq_move_set_vtime(DSQ_ITER, serial_key(p, tc, now, true));
 			if (!scx_bpf_dsq_move_vtime(DSQ_ITER, p, FUZZ_DSQ_SERIAL, 0))
 				continue;
 		} else {

@@ -60,10 +60,15 @@ static void preempt_arm(struct task_struct *p, struct task_ctx *tc, u64 now)
 	struct cpu_preempt *cp;
 	u64 d;
 
-	if (!knobs.preempt_max_ns || !(cp = cpu_preempt(bpf_get_smp_processor_id())))
+	if (!(knobs.preempt_max_ns || tc->pct_drop_to) || !(cp = cpu_preempt(bpf_get_smp_processor_id())))
 		return;
-	d = fuzz_duration(fuzz_stream_draw(run_seed, tc->key, FUZZ_STREAM_PREEMPT, tc->runs++),
-			  FUZZ_DIST_LOGUNIFORM, knobs.preempt_min_ns, knobs.preempt_max_ns);
+	if (tc->pct_drop_to)	/* --mode pct: the change point falls anywhere in a run as long as its last */
+		d = fuzz_uniform(fuzz_stream_draw(run_seed, tc->key, FUZZ_STREAM_PCT, ++tc->runs),
+				 FUZZ_PCT_DROP_MIN_NS, tc->last_run_ns < FUZZ_PCT_DROP_MIN_NS ? FUZZ_PCT_DROP_MIN_NS :
+				 tc->last_run_ns > FUZZ_PCT_DROP_MAX_NS ? FUZZ_PCT_DROP_MAX_NS : tc->last_run_ns);
+	else
+		d = fuzz_duration(fuzz_stream_draw(run_seed, tc->key, FUZZ_STREAM_PREEMPT, tc->runs++),
+				  FUZZ_DIST_LOGUNIFORM, knobs.preempt_min_ns, knobs.preempt_max_ns);
 	cp->armed_run = ++cp->run;
 	cp->started_ns = now;
 	cp->pid = p->pid;
@@ -71,12 +76,17 @@ static void preempt_arm(struct task_struct *p, struct task_ctx *tc, u64 now)
 	bpf_timer_start(&cp->timer, d, BPF_F_TIMER_CPU_PIN);
 }
 
+static __always_inline bool preempt_timers_on(void)
+{
+	return knobs.preempt_max_ns || knobs.mode == FUZZ_MODE_PCT;
+}
+
 /* ops.stopping of a target: its run is over, so is its timer. */
 static void preempt_disarm(void)
 {
 	struct cpu_preempt *cp;
 
-	if (!knobs.preempt_max_ns || !(cp = cpu_preempt(bpf_get_smp_processor_id())))
+	if (!preempt_timers_on() || !(cp = cpu_preempt(bpf_get_smp_processor_id())))
 		return;
 	cp->run++;
 	bpf_timer_cancel(&cp->timer);
@@ -87,7 +97,7 @@ static bool preempt_fired(const struct task_struct *p)
 {
 	struct cpu_preempt *cp;
 
-	return knobs.preempt_max_ns && (cp = cpu_preempt(bpf_get_smp_processor_id())) &&
+	return preempt_timers_on() && (cp = cpu_preempt(bpf_get_smp_processor_id())) &&
 	       cp->fired == p->pid;
 }
 
@@ -96,7 +106,7 @@ static bool preempt_consume(struct task_struct *p)
 {
 	struct cpu_preempt *cp;
 
-	if (!knobs.preempt_max_ns || !(cp = cpu_preempt(bpf_get_smp_processor_id())) ||
+	if (!preempt_timers_on() || !(cp = cpu_preempt(bpf_get_smp_processor_id())) ||
 	    cp->fired != p->pid)
 		return false;
 	cp->fired = 0;
@@ -112,7 +122,7 @@ static s32 preempt_init(void)
 	s32 err;
 	int c;
 
-	if (!knobs.preempt_max_ns)
+	if (!preempt_timers_on())
 		return 0;
 	bpf_for(c, 0, plan.nr_cpu_ids) {
 		cp = cpu_preempt(c);

@@ -158,8 +158,13 @@ static void fuzz_enqueue_target(struct task_struct *p, struct task_ctx *tc, u64 
 {
 	bool preempted = preempt_consume(p);
 	u64 event = tc->events++, slice = target_slice(tc, event, slice_ns);
-	/* an injected preemption is fuzzed like a wake-up: it may be held back */
-	bool wakeup = (enq_flags & SCX_ENQ_WAKEUP) || !event || preempted, on_idle = tc->woke_on_idle;
+	/*
+	 * An injected preemption is fuzzed like a wake-up: it may be held back --
+	 * unless targets are serialized, where the waiting order already decides
+	 * who runs next (a hold there would mostly stall the thread that got ahead).
+	 */
+	bool wakeup = (enq_flags & SCX_ENQ_WAKEUP) || !event || (preempted && !knobs.serialize);
+	bool on_idle = tc->woke_on_idle;
 	s32 here = scx_bpf_task_cpu(p), cpu;
 	u32 stat;
 
@@ -174,7 +179,8 @@ static void fuzz_enqueue_target(struct task_struct *p, struct task_ctx *tc, u64 
 		return;
 	}
 	if (knobs.serialize) {
-		serial_enqueue(p, tc, slice, enq_flags, on_idle ? here : -1);
+		serial_enqueue(p, tc, slice, enq_flags, on_idle ? here : -1,
+			       (enq_flags & SCX_ENQ_WAKEUP) || !event);
 		return;
 	}
 	cpu = forced_cpu(p, tc, event, here, &stat);
@@ -334,7 +340,7 @@ void FUZZ_OPS(fuzz_running, struct task_struct *p)
 		fuzz_start_run(p, tc);
 	if (tc && tc->target) {
 		if (knobs.serialize)
-			serial_running(p);
+			serial_running(p, tc);
 		preempt_arm(p, tc, tc->run_start_ns);
 	}
 	/*
@@ -358,11 +364,14 @@ void FUZZ_OPS(fuzz_stopping, struct task_struct *p, bool runnable)
 	 */
 	if (tc && tc->target) {
 		preempt_disarm();
+		if (knobs.mode == FUZZ_MODE_PCT)
+			pct_stopped(p, tc);
 		if (knobs.serialize)
 			serial_stopping(p, runnable);
 	}
 	if (tc && tc->run_start_ns && now > tc->run_start_ns) {
 		p->scx.dsq_vtime += (now - tc->run_start_ns) * 100 / p->scx.weight;
+		tc->last_run_ns = now - tc->run_start_ns;
 		if (tc->target)
 			fuzz_charge_target(p, tc, now - tc->run_start_ns);
 	}

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * --serialize: at most one target thread runs at any moment. Runnable
- * targets wait in one queue, ordered by a random key within a short spread
- * (FUZZ_SERIAL_SPREAD_NS: a random order, yet every waiter's turn comes).
+ * targets wait in one queue, ordered by a random key drawn within a short
+ * spread (FUZZ_SERIAL_SPREAD_NS) of their wake-up and kept while they are
+ * preempted, so a thread that got ahead stays ahead until it sleeps; a
+ * waiter starved FUZZ_SERIAL_MAX_WAIT_NS runs next (the watchdog).
  * The turn is a token, serial_turn: a dispatching CPU claims it with a
  * compare-and-swap and moves one waiter to itself; the owner gives it back
  * when it stops running (or is queued again). Non-targets keep every CPU,
@@ -23,6 +25,7 @@
 #include "trace.bpf.h"
 #include "fuzz.bpf.h"
 #include "hotplug.bpf.h"
+#include "pct.bpf.h"
 
 /*
  * The turn, one word so every change is a single compare-and-swap: the
@@ -55,7 +58,7 @@ static void serial_release(u32 pid)
 
 /* Queue a runnable target for its turn, at a random place among the waiters. */
 static void serial_enqueue(struct task_struct *p, struct task_ctx *tc, u64 slice, u64 enq_flags,
-			   s32 idle_cpu)
+			   s32 idle_cpu, bool woke)
 {
 	u64 now = bpf_ktime_get_ns();
 
@@ -66,7 +69,9 @@ static void serial_enqueue(struct task_struct *p, struct task_ctx *tc, u64 slice
 		tc->restore_vtime = 1;
 	}
 	tc->queued_ns = now;
-	dsq_insert_vtime(p, FUZZ_DSQ_SERIAL, slice, serial_key(tc, now), enq_flags);
+	dsq_insert_vtime(p, FUZZ_DSQ_SERIAL, slice, serial_key(p, tc, now, woke), enq_flags);
+	if (knobs.mode == FUZZ_MODE_PCT)
+		pct_outranks(p, tc);
 	if (idle_cpu >= 0)	/* the idle CPU ops.select_cpu claimed: it takes the turn, or sleeps again */
 		kick_cpu(idle_cpu, SCX_KICK_IDLE);
 	else if (!serial_turn)
@@ -89,6 +94,23 @@ static void serial_expire(u64 now)
 		__sync_val_compare_and_swap(&serial_turn, turn, 0);
 }
 
+/* The pid of a waiter this CPU may run that has starved too long, or 0. */
+static u32 serial_starved(s32 cpu, u64 now)
+{
+	struct task_struct *p;
+	struct task_ctx *tc;
+	u32 seen = 0;
+
+	bpf_for_each(scx_dsq, p, FUZZ_DSQ_SERIAL, 0) {
+		if (++seen > FUZZ_MAX_BATCH)
+			break;
+		tc = task_ctx(p);
+		if (tc && now - tc->queued_ns > FUZZ_SERIAL_MAX_WAIT_NS && bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
+			return p->pid;
+	}
+	return 0;
+}
+
 /* ops.dispatch: if the turn is free, claim it and run the first waiter this CPU may run. */
 static bool serial_take(s32 cpu)
 {
@@ -96,14 +118,16 @@ static bool serial_take(s32 cpu)
 	struct task_struct *p;
 	struct task_ctx *tc;
 	bool taken = false;
+	u32 starved;
 
 	if (scx_bpf_dsq_nr_queued(FUZZ_DSQ_SERIAL) <= 0)
 		return false;
 	serial_expire(now);
 	if (serial_turn)
 		return false;
+	starved = serial_starved(cpu, now);
 	bpf_for_each(scx_dsq, p, FUZZ_DSQ_SERIAL, 0) {
-		if (!bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
+		if (!bpf_cpumask_test_cpu(cpu, p->cpus_ptr) || (starved && p->pid != starved))
 			continue;
 		if (__sync_val_compare_and_swap(&serial_turn, 0, make_turn(p->pid, now, false)) != 0)
 			break;	/* another CPU claimed it first */
@@ -121,13 +145,16 @@ static bool serial_take(s32 cpu)
 }
 
 /* ops.running of a target: it holds the turn (or takes a free one), else something bypassed the queue. */
-static void serial_running(struct task_struct *p)
+static void serial_running(struct task_struct *p, struct task_ctx *tc)
 {
 	u64 turn = serial_turn, now = bpf_ktime_get_ns();
 
 	if ((turn_pid(turn) == p->pid || !turn) &&
-	    __sync_val_compare_and_swap(&serial_turn, turn, make_turn(p->pid, now, true)) == turn)
+	    __sync_val_compare_and_swap(&serial_turn, turn, make_turn(p->pid, now, true)) == turn) {
+		if (knobs.mode == FUZZ_MODE_PCT)
+			pct_step(p, tc);
 		return;
+	}
 	stat_inc(FUZZ_STAT_UNSERIALIZED);
 }
 

@@ -15,7 +15,11 @@ struct task_ctx {
 	s64 delay_credit_ns;	/* delay budget left (token bucket) */
 	u64 window_end_ns;	/* --mode windows: when the current window ends */
 	u64 runs;		/* times it got a CPU: the --preempt stream's counter */
+	u64 last_run_ns;	/* how long its last run lasted */
 	u64 queued_ns;		/* --serialize: when it joined the waiting targets */
+	u64 serial_key;		/* --serialize: its place in line, drawn when it woke */
+	u64 pct_prio;		/* --mode pct: its priority, higher runs first; 0: not drawn yet */
+	u32 pct_drop_to;	/* --mode pct: a change point falls in this run: the priority after it */
 	s32 last_cpu;		/* where it last ran; -1 never */
 	u8 in_tree;		/* in a registered process tree */
 	u8 maybe_root;		/* a child of the loader: a root once its pid is registered */

@@ -68,6 +68,8 @@ static inline __u64 fuzz_draw(__u64 seed, __u64 key, __u64 event, __u32 slot)
 enum fuzz_stream {
 	FUZZ_STREAM_PREEMPT = 1,	/* n-th run: when its preemption timer fires */
 	FUZZ_STREAM_SERIAL = 2,		/* n-th event: its place among the waiting targets */
+	FUZZ_STREAM_PCT = 3,		/* 0: its --mode pct priority; n: the n-th run's change moment */
+	FUZZ_STREAM_PCT_STEPS = 4,	/* the run's change points (key 0) */
 };
 
 static inline __u64 fuzz_stream_draw(__u64 seed, __u64 key, __u32 stream, __u64 n)
@@ -161,6 +163,23 @@ static inline __u64 fuzz_duration(__u64 r, __u32 dist, __u64 lo, __u64 hi)
 		return x < lo ? lo : x > hi ? hi : x;
 	default:
 		return fuzz_uniform(r, lo, hi);
+	}
+}
+
+/*
+ * --mode pct: the run's change points, `n` steps drawn uniformly from
+ * [1, steps] and sorted (PCT's k_1 <= ... <= k_{d-1}).
+ */
+static inline void fuzz_pct_change_points(__u64 seed, __u64 steps, __u32 n, __u64 *out)
+{
+	for (__u32 i = 0; i < n; i++) {
+		__u64 v = fuzz_uniform(fuzz_stream_draw(seed, 0, FUZZ_STREAM_PCT_STEPS, i), 1,
+				       steps ? steps : 1);
+		__u32 j = i;
+
+		for (; j > 0 && out[j - 1] > v; j--)	/* insertion sort: n < 8 */
+			out[j] = out[j - 1];
+		out[j] = v;
 	}
 }
 

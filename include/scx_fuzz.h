@@ -24,6 +24,7 @@ enum fuzz_limits {
 	FUZZ_MAX_STEAL = 16,		/* LLCs an LLC's CPUs may steal from, nearest first */
 	FUZZ_MAX_FAR_NODES = 16,	/* nodes at the largest distance, for forced migrations */
 	FUZZ_NO_LLC = 0xffff,		/* cpu_llc[] of an absent CPU */
+	FUZZ_MAX_DEPTH = 8,		/* --mode pct --depth D: at most D - 1 = 7 change points */
 };
 
 /* DSQ ids the scheduler creates (user DSQ ids must be below 2^63). */
@@ -61,7 +62,11 @@ enum fuzz_defaults {
 #define FUZZ_MIN_PREEMPT_NS	(10ULL * 1000)		/* --preempt: shortest timer */
 #define FUZZ_MAX_PREEMPT_NS	(100ULL * 1000 * 1000)	/* --preempt: longest timer */
 #define FUZZ_SERIAL_SPREAD_NS	(10ULL * 1000 * 1000)	/* --serialize: random order within 10 ms */
-#define FUZZ_SERIAL_LEASE_NS	(20ULL * 1000 * 1000)	/* a claimed turn unused this long is void */
+#define FUZZ_SERIAL_LEASE_NS	(250ULL * 1000 * 1000)	/* a claimed turn unused this long is void */
+#define FUZZ_SERIAL_MAX_WAIT_NS	(100ULL * 1000 * 1000)	/* a target starved this long runs next */
+#define FUZZ_PCT_DEFAULT_STEPS	1000			/* pct: expected target runs, until learned */
+#define FUZZ_PCT_DROP_MIN_NS	(10ULL * 1000)		/* pct: a change point falls this far ... */
+#define FUZZ_PCT_DROP_MAX_NS	(5000ULL * 1000)	/* ... to at most this far into its run */
 #define FUZZ_STRANDED_MIN_NS	(250ULL * 1000 * 1000)	/* an LLC queue unserved this long is pulled */
 #define FUZZ_MAX_ROOTS		64			/* --pid / CMD process trees */
 #define FUZZ_COMM_LEN		16
@@ -71,6 +76,7 @@ enum fuzz_defaults {
 enum fuzz_mode {
 	FUZZ_MODE_PERTURB,	/* per wake-up: held wake-ups, jitter, random slices, moves */
 	FUZZ_MODE_WINDOWS,	/* the original tool's: run windows, then sleep windows held off CPU */
+	FUZZ_MODE_PCT,		/* serialized, by random priorities with D - 1 change points */
 };
 
 /* What makes a task a target (fuzz_knobs.target_by, bit flags). */
@@ -109,6 +115,7 @@ struct fuzz_knobs {
 	__u64 preempt_min_ns, preempt_max_ns;	/* --preempt: a running target is preempted
 						 * after this long (log-uniform); 0: never */
 	__u32 serialize;		/* --serialize: one target thread runs at a time */
+	__u32 pct_depth;		/* --mode pct: the bug depth D aimed at */
 };
 
 /* Per-CPU counters; the loader sums each index over all possible CPUs. */
@@ -141,6 +148,7 @@ enum fuzz_stat {
 	FUZZ_STAT_PREEMPTED,		/* --preempt: running targets preempted by their timer */
 	FUZZ_STAT_HANDOVERS,		/* --serialize: the one target CPU passed to a waiting thread */
 	FUZZ_STAT_UNSERIALIZED,		/* --serialize: a target ran while another held the turn (a bug) */
+	FUZZ_STAT_PCT_CHANGES,		/* --mode pct: change points reached (a thread's priority dropped) */
 	FUZZ_NR_STATS,
 };
 
@@ -188,6 +196,7 @@ enum fuzz_trace_kind {
 	FUZZ_EV_MIGRATE_NODE,	/* forced onto the farthest node; value: that CPU */
 	FUZZ_EV_PREEMPT,	/* --preempt: preempted by its timer; value: ns it had run */
 	FUZZ_EV_HANDOVER,	/* --serialize: given the targets' turn; value: ns it waited */
+	FUZZ_EV_PCT_CHANGE,	/* --mode pct: its priority dropped; value: the new priority */
 	FUZZ_NR_EV,
 };
 

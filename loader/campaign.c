@@ -95,6 +95,22 @@ static void counters_delta(struct campaign *c, struct run *r, const uint64_t *be
 		r->counters[i] -= before[i];
 }
 
+/*
+ * --mode pct: how many steps (target runs) a run is expected to take: the
+ * --pct-steps given, else the most any earlier run of the campaign took.
+ */
+static uint64_t pct_expected_steps(const struct campaign *c)
+{
+	uint64_t most = 0;
+
+	if (c->o->pct_steps)
+		return c->o->pct_steps;
+	for (unsigned long i = 0; i + 1 < c->nr_runs; i++)
+		if (c->runs[i].counters[FUZZ_STAT_TARGET_RUNS] > most)
+			most = c->runs[i].counters[FUZZ_STAT_TARGET_RUNS];
+	return most ? most : FUZZ_PCT_DEFAULT_STEPS;
+}
+
 /* One run of CMD; 0, or an exit status of scx_fuzz's own if the run could not be set up. */
 static int run_once(struct campaign *c, struct run *r)
 {
@@ -107,6 +123,10 @@ static int run_once(struct campaign *c, struct run *r)
 	struct errcheck check;
 
 	sched_set_seed(c->s, r->seed);
+	if (o->pct) {
+		r->pct_steps = pct_expected_steps(c);
+		sched_set_pct(c->s, r->seed, o->pct_depth ? o->pct_depth : 3, r->pct_steps);
+	}
 	sched_read_stats(c->s, before);
 	trace_reset(&c->trace);
 	/* a campaign keeps the output for its report; a single run shows it as it comes */

@@ -30,6 +30,7 @@ struct run {
 	int status;		/* CMD's exit status (128+N for signal N); -1 if none */
 	bool cut;		/* still running at --iteration-time: ended, counted as a pass */
 	uint64_t counters[FUZZ_NR_STATS];	/* this run's share of the counters */
+	uint64_t pct_steps;	/* --mode pct: the steps its change points were drawn over */
 };
 
 enum stop_reason { STOP_DONE, STOP_FAILURE, STOP_SUCCESS, STOP_SIGNAL, STOP_EJECTED, STOP_ERROR };

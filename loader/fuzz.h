@@ -47,6 +47,9 @@ struct fuzz_opts {
 	bool java;			/* --java: exclude the JVM's own threads */
 	const char *intensity;		/* NULL: medium */
 	bool windows;			/* --mode windows: the original tool's algorithm */
+	bool pct;			/* --mode pct: priorities and change points (serialized) */
+	unsigned pct_depth;		/* --depth D (pct); 0: not given */
+	uint64_t pct_steps;		/* --pct-steps K: expected steps of a run; 0: learned */
 	uint64_t seed;
 	bool seed_set;
 	struct fuzz_knobs explicit_knobs;	/* values of the flags in knobs_set */
@@ -113,7 +116,7 @@ extern const char fuzz_shortopts[];
 
 /* repro.c: per-run seeds and the line that repeats a run. */
 __u64 run_seed_of(__u64 campaign_seed, unsigned long run);
-void format_repro(int argc, char **argv, __u64 seed, char *buf, size_t len);
+void format_repro(int argc, char **argv, __u64 seed, uint64_t pct_steps, char *buf, size_t len);
 
 /* errcheck.c: --error-command, run every interval during a run; success = failure. */
 struct errcheck {

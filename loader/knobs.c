@@ -144,7 +144,18 @@ int knobs_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, si
 	const struct fuzz_knobs *x = &o->explicit_knobs;
 	unsigned set = o->knobs_set;
 
-	if (o->windows) {
+	if ((o->pct_depth || o->pct_steps) && !o->pct) {
+		snprintf(err, err_len, "--depth and --pct-steps need --mode pct");
+		return EXIT_USAGE;
+	}
+	if (o->pct) {
+		if (o->intensity) {
+			snprintf(err, err_len, "--intensity does not apply to --mode pct (use --depth)");
+			return EXIT_USAGE;
+		}
+		*k = (struct fuzz_knobs){ .mode = FUZZ_MODE_PCT, .serialize = 1,
+					  .pct_depth = o->pct_depth ? o->pct_depth : 3 };
+	} else if (o->windows) {
 		if (o->intensity) {
 			snprintf(err, err_len, "--intensity does not apply to --mode windows "
 				 "(use --run, --sleep, --slice MIN:MAX)");

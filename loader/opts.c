@@ -22,23 +22,23 @@ static const char usage[] =
 "                        PCT of them, --delay-dist uniform|exp|loguniform\n"
 "      --jitter DUR   --budget PCT (of run time)   --migrate[-far] PCT (LLC/node)\n"
 "      --preempt MIN:MAX (20us:500us)  --serialize (one target thread at a time)\n"
+"      --mode pct --depth D  priorities, D-1 change points (--pct-steps K: steps)\n"
 "  -r, --repeat N, --until-failure, --until-success  run CMD again and again\n"
 "  -t, --timeout S  a longer run is a hang   --fail-on RE  output that is failure\n"
 "      --error-command C  its success (run every --error-check-interval S) is one\n"
 "      --iteration-time S  end a run as a pass   --max-iterations N   --json F\n"
-"      --trace F  the failing run's schedule, for ui.perfetto.dev\n"
+"      --trace F  the failing run's schedule, for ui.perfetto.dev   -v, --verbose\n"
 "      --mode windows  the original tool's: --run MIN:MAX (1ms:100ms) on, --sleep\n"
 "                 MIN:MAX (10ms:2s) off; --system-slice DUR, --no-scale-slice\n"
 "  -s, --slice US|MIN:MAX  base slice in us (default 5000) | target slice range\n"
-"  -b, --batch N  tasks per steal (4)  --global-queue  the seed's single queue\n"
-"  -S, --stats SEC  counters every SEC s   -v, --verbose  -V, --version  -h\n"
+"  -b, --batch N (4)  --global-queue  -S, --stats SEC   -V, --version  -h, --help\n"
 "Exit status: CMD's own (a campaign: 0 no failure, 1 a failure), or 2 bad usage,\n"
 "3 scheduler could not attach or was ejected, 126/127 CMD not runnable/found.\n";
 
 /* Long options without a short letter. */
 enum { OPT_ERROR_CMD = 256, OPT_ERROR_INTERVAL, OPT_EXCLUDE_COMM, OPT_JAVA, OPT_ITERATION_TIME,
        OPT_MAX_ITERATIONS, OPT_MODE, OPT_RUN, OPT_SLEEP, OPT_SYSTEM_SLICE, OPT_NO_SCALE,
-       OPT_PREEMPT, OPT_SERIALIZE };
+       OPT_PREEMPT, OPT_SERIALIZE, OPT_DEPTH, OPT_PCT_STEPS };
 
 static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 {
@@ -112,6 +112,8 @@ const struct option fuzz_longopts[] = {
 	{ "no-scale-slice", no_argument, NULL, OPT_NO_SCALE },
 	{ "preempt", required_argument, NULL, OPT_PREEMPT },
 	{ "serialize", no_argument, NULL, OPT_SERIALIZE },
+	{ "depth", required_argument, NULL, OPT_DEPTH },
+	{ "pct-steps", required_argument, NULL, OPT_PCT_STEPS },
 	{ "error-command", required_argument, NULL, OPT_ERROR_CMD },
 	{ "error-check-interval", required_argument, NULL, OPT_ERROR_INTERVAL },
 	{ 0 },
@@ -231,9 +233,20 @@ static int parse_fuzz_opt(int c, const char *arg, struct fuzz_opts *o)
 		o->seed_set = true;
 		return 0;
 	case OPT_MODE:
-		if (strcmp(arg, "windows") && strcmp(arg, "perturb"))
-			return bad("--mode (perturb, windows)", arg);
+		if (strcmp(arg, "windows") && strcmp(arg, "perturb") && strcmp(arg, "pct"))
+			return bad("--mode (perturb, windows, pct)", arg);
 		o->windows = !strcmp(arg, "windows");
+		o->pct = !strcmp(arg, "pct");
+		return 0;
+	case OPT_DEPTH:
+		if (parse_u64(arg, 1, FUZZ_MAX_DEPTH, &v))
+			return bad("--depth (1..8)", arg);
+		o->pct_depth = v;
+		return 0;
+	case OPT_PCT_STEPS:
+		if (parse_u64(arg, 1, 1000000000, &v))
+			return bad("--pct-steps (1..10^9)", arg);
+		o->pct_steps = v;
 		return 0;
 	case OPT_RUN:
 		if (parse_range_ns(arg, &k->run_min_ns, &k->run_max_ns))

@@ -83,7 +83,7 @@ void report_failure(struct campaign *c, const struct run *r)
 	char what[256], repro[8192];
 
 	describe(c, r, what, sizeof(what));
-	format_repro(c->o->argc, c->o->argv, r->seed, repro, sizeof(repro));
+	format_repro(c->o->argc, c->o->argv, r->seed, r->pct_steps, repro, sizeof(repro));
 	if (is_campaign(c->o))
 		fprintf(stderr, "scx_fuzz: run %lu failed after %.2f s with seed %llu: %s\n", r->n,
 			r->duration_s, (unsigned long long)r->seed, what);
@@ -103,7 +103,7 @@ void report_trace(struct campaign *c, const struct run *r)
 	char repro[8192];
 	int err;
 
-	format_repro(c->o->argc, c->o->argv, r->seed, repro, sizeof(repro));
+	format_repro(c->o->argc, c->o->argv, r->seed, r->pct_steps, repro, sizeof(repro));
 	err = trace_write(&c->trace, c->o->trace_path, r->seed, repro);
 	if (err)
 		fprintf(stderr, "scx_fuzz: cannot write the trace to %s: %s\n", c->o->trace_path,

@@ -20,7 +20,7 @@ __u64 run_seed_of(__u64 campaign_seed, unsigned long run)
 }
 
 static const char *const dropped[] = { "repeat", "until-failure", "until-success", "max-iterations", "json",
-					 "seed" };
+					 "seed", "pct-steps" };
 
 static bool is_dropped(const char *name)
 {
@@ -69,7 +69,7 @@ static bool short_takes_arg(char c)
 	return p && p[1] == ':';
 }
 
-void format_repro(int argc, char **argv, __u64 seed, char *buf, size_t len)
+void format_repro(int argc, char **argv, __u64 seed, uint64_t pct_steps, char *buf, size_t len)
 {
 	const struct option *o;
 	bool inline_value;
@@ -81,6 +81,11 @@ void format_repro(int argc, char **argv, __u64 seed, char *buf, size_t len)
 	snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)seed);
 	append_word(buf, len, "--seed");
 	append_word(buf, len, seed_s);
+	if (pct_steps) {	/* --mode pct: the steps its change points were drawn over */
+		snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)pct_steps);
+		append_word(buf, len, "--pct-steps");
+		append_word(buf, len, seed_s);
+	}
 	for (i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--"); i++) {
 		if (argv[i][1] == '-') {
 			o = long_opt(argv[i], &inline_value);

@@ -12,6 +12,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "fuzz_rand.h"
 #include "sched.h"
 #include "trace.h"
 #include "scx_fuzz.skel.h"
@@ -93,6 +94,22 @@ void sched_remove_target(struct sched *s, pid_t pid)
 void sched_set_seed(struct sched *s, __u64 seed)
 {
 	__atomic_store_n(&s->skel->bss->run_seed, seed, __ATOMIC_RELEASE);
+}
+
+/* --mode pct, before a run: its D - 1 change points over `steps`, and the step count reset. */
+void sched_set_pct(struct sched *s, __u64 seed, unsigned depth, __u64 steps)
+{
+	struct scx_fuzz__bss *bss = s->skel->bss;
+	__u64 at[FUZZ_MAX_DEPTH] = { 0 };
+	unsigned n = depth > 1 ? depth - 1 : 0;
+
+	if (n >= FUZZ_MAX_DEPTH)
+		n = FUZZ_MAX_DEPTH - 1;
+	fuzz_pct_change_points(seed, steps, n, at);
+	memcpy(bss->pct_change_at, at, sizeof(at));
+	bss->pct_steps = 0;
+	bss->pct_next = 0;
+	__atomic_store_n(&bss->pct_nr_changes, n, __ATOMIC_RELEASE);
 }
 
 static int on_trace_event(void *ctx, void *data, size_t size)

@@ -25,6 +25,7 @@ int sched_open_load(struct sched *s, const struct fuzz_opts *o, const struct fuz
 int sched_add_target(struct sched *s, pid_t pid);
 void sched_remove_target(struct sched *s, pid_t pid);
 void sched_set_seed(struct sched *s, __u64 seed);
+void sched_set_pct(struct sched *s, __u64 seed, unsigned depth, __u64 steps);
 int sched_trace_start(struct sched *s, struct trace *t);
 void sched_trace_drain(struct sched *s);
 int sched_trace_fd(const struct sched *s);

@@ -34,6 +34,7 @@ const char *const fuzz_stat_names[FUZZ_NR_STATS] = {
 	[FUZZ_STAT_PREEMPTED] = "preempted",
 	[FUZZ_STAT_HANDOVERS] = "handovers",
 	[FUZZ_STAT_UNSERIALIZED] = "unserialized",
+	[FUZZ_STAT_PCT_CHANGES] = "pct_changes",
 };
 
 static double pct(uint64_t part, uint64_t whole)

@@ -100,6 +100,11 @@ static void write_event(FILE *f, const struct fuzz_trace_event *e, struct fuzz_t
 		head(f, "preempted", "i", e, e->ts_ns, t0, first);
 		fprintf(f, ",\"s\":\"t\",\"args\":{\"ran_us\":%.1f,\"cpu\":%u}}", e->value / 1000.0, e->cpu);
 		return;
+	case FUZZ_EV_PCT_CHANGE:
+		head(f, "priority dropped (pct)", "i", e, e->ts_ns, t0, first);
+		fprintf(f, ",\"s\":\"t\",\"args\":{\"priority\":%llu,\"cpu\":%u}}",
+			(unsigned long long)e->value, e->cpu);
+		return;
 	case FUZZ_EV_HANDOVER:
 		head(f, "turn (serialized)", "i", e, e->ts_ns, t0, first);
 		fprintf(f, ",\"s\":\"t\",\"args\":{\"waited_us\":%.1f,\"cpu\":%u}}", e->value / 1000.0, e->cpu);

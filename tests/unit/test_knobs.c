@@ -191,3 +191,30 @@ Test(knobs, preempt_and_serialize)
 	cr_assert_eq(knobs_resolve(&plain, &k, err, sizeof(err)), 0);
 	cr_assert(!k.serialize && !k.preempt_max_ns, "off unless asked for");
 }
+
+/* --mode pct serializes and takes --depth; the flags that do not fit it are refused. */
+Test(knobs, pct_mode)
+{
+	char *pct_argv[] = { "scx_fuzz", "--mode", "pct", "--depth", "2", "--", "x", NULL };
+	char *plain_argv[] = { "scx_fuzz", "--mode", "pct", "--", "x", NULL };
+	char *depth_argv[] = { "scx_fuzz", "--depth", "2", "--", "x", NULL };
+	char *deep_argv[] = { "scx_fuzz", "--mode", "pct", "--depth", "9", "--", "x", NULL };
+	char *mixed_argv[] = { "scx_fuzz", "--mode", "pct", "-i", "high", "--", "x", NULL };
+	struct fuzz_opts o;
+	struct fuzz_knobs k;
+	char err[256];
+	bool done;
+
+	cr_assert_eq(parse_opts(7, pct_argv, &o, &done, stdout), 0);
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), 0, "%s", err);
+	cr_assert(k.mode == FUZZ_MODE_PCT && k.serialize && k.pct_depth == 2);
+	cr_assert_eq(k.delay_ppm, 0, "pct is a priority scheduler: no held wake-ups unless asked");
+	cr_assert_eq(parse_opts(5, plain_argv, &o, &done, stdout), 0);
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(k.pct_depth, 3, "depth 3 by default");
+	cr_assert_eq(parse_opts(5, depth_argv, &o, &done, stdout), 0);
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), EXIT_USAGE, "--depth without --mode pct");
+	cr_assert_eq(parse_opts(7, deep_argv, &o, &done, stdout), EXIT_USAGE);
+	cr_assert_eq(parse_opts(7, mixed_argv, &o, &done, stdout), 0);
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), EXIT_USAGE);
+}

@@ -162,3 +162,23 @@ Test(rand, streams_are_separate_and_stable)
 	}
 	cr_assert_eq(same, 0);
 }
+
+/* PCT change points: d - 1 of them, sorted, within [1, steps], repeatable, spread over the range. */
+Test(rand, pct_change_points)
+{
+	__u64 at[7], again[7], low = 0;
+
+	for (__u64 seed = 0; seed < 2000; seed++) {
+		fuzz_pct_change_points(seed, 1000, 7, at);
+		fuzz_pct_change_points(seed, 1000, 7, again);
+		cr_assert_arr_eq(at, again, sizeof(at));
+		for (int i = 0; i < 7; i++) {
+			cr_assert(at[i] >= 1 && at[i] <= 1000);
+			cr_assert(i == 0 || at[i - 1] <= at[i]);
+		}
+		low += at[0] <= 500;
+	}
+	cr_assert(low > 1900, "the first of 7 points falls in the first half almost always (%llu)", low);
+	fuzz_pct_change_points(1, 0, 1, at);
+	cr_assert_eq(at[0], 1, "no steps known: the first step");
+}

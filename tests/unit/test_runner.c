@@ -27,7 +27,7 @@ static const char *repro(char **argv, unsigned long long seed)
 
 	while (argv[argc])
 		argc++;
-	format_repro(argc, argv, seed, buf, sizeof(buf));
+	format_repro(argc, argv, seed, 0, buf, sizeof(buf));
 	return buf;
 }
 
