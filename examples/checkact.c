@@ -20,7 +20,7 @@
 
 #include "busywork.h"
 
-static long rounds = 200, window_us = 50, busy_for_us = 5000;
+static long rounds = 50, window_us = 50, busy_for_us = 20000;
 static volatile int slot;		/* 0: free, else the owner's number */
 static volatile long job;		/* the job on offer */
 static int *owners;			/* claims per job, counted after the workers are done */

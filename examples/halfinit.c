@@ -27,7 +27,7 @@ struct record {
 	long sum;
 };
 
-static long rounds = 200, window_us = 50, prepare_us = 5000;
+static long rounds = 50, window_us = 50, prepare_us = 20000;
 static struct record rec;
 static long published = -1, consumed = -1;	/* rounds, under lock */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;

@@ -21,7 +21,7 @@
 
 #include "busywork.h"
 
-static long rounds = 200, window_us = 50, pricing_us = 5000;
+static long rounds = 50, window_us = 50, pricing_us = 20000;
 static volatile long total;
 static sem_t period_over, billed;
 

@@ -21,7 +21,7 @@
 
 #include "busywork.h"
 
-static long rounds = 200, window_us = 50, plan_us = 5000;
+static long rounds = 50, window_us = 50, plan_us = 20000;
 static volatile long pos_x, pos_y;
 static int move_fd, moved_fd, seen_fd;
 static volatile int torn;
