@@ -73,7 +73,8 @@ static void preempt_arm(struct task_struct *p, struct task_ctx *tc, u64 now)
 	cp->started_ns = now;
 	cp->pid = p->pid;
 	cp->fired = 0;
-	bpf_timer_start(&cp->timer, d, BPF_F_TIMER_CPU_PIN);
+	if (bpf_timer_start(&cp->timer, d, BPF_F_TIMER_CPU_PIN))
+		stat_inc(FUZZ_STAT_TIMER_FAILS);
 }
 
 static __always_inline bool preempt_timers_on(void)
@@ -81,7 +82,12 @@ static __always_inline bool preempt_timers_on(void)
 	return knobs.preempt_max_ns || knobs.mode == FUZZ_MODE_PCT;
 }
 
-/* ops.stopping of a target: its run is over, so is its timer. */
+/*
+ * ops.stopping of a target: its run is over, so is its timer -- by the run
+ * counter, not bpf_timer_cancel(): on 6.16 a timer cancelled from here
+ * refused every later bpf_timer_start() (71 of 75 failed), so a stale one
+ * fires once, harmlessly, unless the next target run re-arms it first.
+ */
 static void preempt_disarm(void)
 {
 	struct cpu_preempt *cp;
@@ -89,7 +95,6 @@ static void preempt_disarm(void)
 	if (!preempt_timers_on() || !(cp = cpu_preempt(bpf_get_smp_processor_id())))
 		return;
 	cp->run++;
-	bpf_timer_cancel(&cp->timer);
 }
 
 /* Was `p` just preempted by its timer? (not consumed) */

@@ -149,6 +149,7 @@ enum fuzz_stat {
 	FUZZ_STAT_HANDOVERS,		/* --serialize: the one target CPU passed to a waiting thread */
 	FUZZ_STAT_UNSERIALIZED,		/* --serialize: a target ran while another held the turn (a bug) */
 	FUZZ_STAT_PCT_CHANGES,		/* --mode pct: change points reached (a thread's priority dropped) */
+	FUZZ_STAT_TIMER_FAILS,		/* --preempt: a preemption timer the kernel refused to start */
 	FUZZ_NR_STATS,
 };
 
