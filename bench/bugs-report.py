@@ -6,12 +6,13 @@ import statistics
 import sys
 
 log, base, kernel, cpus, rounds = sys.argv[1:6]
-MODES = ["default", "low", "medium", "high", "windows"]
+KNOWN = ["default", "low", "medium", "high", "windows", "serial", "pct2", "pct3"]
 runs = []
 with open(log, errors="replace") as f:
     for line in f:
         if line.startswith("RESULT "):
             runs.append(dict(kv.split("=", 1) for kv in line.split()[1:]))
+MODES = [m for m in KNOWN if any(r["mode"] == m for r in runs)]
 
 
 def wilson(k, n, z=1.96):
@@ -62,7 +63,10 @@ with open(base + ".md", "w") as f:
             "interleaved run by run in one boot. Cell: failures/runs (hit rate, 95 % Wilson interval) "
             "median time to failure (from start of the run). `low`/`medium`/`high`: scx_fuzz's "
             "intensities; `windows`: `--mode windows`, the original tool's algorithm (a run that "
-            "outlives the 10 s limit without the race counts as a miss, except for deadlock). "
+            "outlives the 10 s limit without the race counts as a miss, except for deadlock); "
+            "`serial`: `--serialize --preempt 20us:500us` (medium's other perturbations included); "
+            "`pct2`/`pct3`: `--mode pct --depth 2`/`3`, each run a campaign of its own (the change "
+            "points are drawn over the default 1000 steps). "
             "Last column: scx_fuzz's best rate is "
             "≥ 10× the default's (or the default is 0 and scx_fuzz > 50 %).\n\n")
     f.write("| example | " + " | ".join(MODES) + " | ≥10× |\n|---|" + "---|" * (len(MODES) + 1) + "\n")

@@ -1,15 +1,18 @@
 # Hit rates of the example races: every example under the default scheduler
 # and under scx_fuzz at each intensity, interleaved run by run (the mode order
 # rotates each round) so drift in the emulator hits all modes alike.
-# Prints one RESULT line per run. Runs in the guest. usage: bugs.sh ROUNDS
+# Prints one RESULT line per run. Runs in the guest.
+# usage: bugs.sh ROUNDS [EXAMPLES [MODES]] (each a quoted, space-separated list)
 rounds=${1:-10}
-examples="expiry overbook lazyinit refcount phases deadlock"
-modes="default low medium high windows"
+examples=${2:-"expiry overbook lazyinit refcount phases deadlock"}
+modes=${3:-"default low medium high windows"}
 now() { cut -d' ' -f1 /proc/uptime; }
 run() {  # MODE EXAMPLE SEED: exit status of one run
 	case $1 in
 	default) timeout 20 ./$2 >/dev/null 2>&1 ;;
 	windows) ./scx_fuzz --mode windows --seed "$3" --timeout 10 -- ./$2 >/dev/null 2>&1 ;;
+	serial) ./scx_fuzz --serialize --preempt 20us:500us --seed "$3" --timeout 10 -- ./$2 >/dev/null 2>&1 ;;
+	pct[1-8]) ./scx_fuzz --mode pct --depth "${1#pct}" --seed "$3" --timeout 10 -- ./$2 >/dev/null 2>&1 ;;
 	*) ./scx_fuzz --intensity "$1" --seed "$3" --timeout 10 -- ./$2 >/dev/null 2>&1 ;;
 	esac
 }

@@ -3,9 +3,6 @@
 # throughput. Runs in the guest. usage: fuzznuma.sh [ROUNDS]
 . ./lib.sh
 rounds=${1:-5}
-hb() {  # one hackbench run; prints its time in seconds
-	hackbench -g 2 -l 500 2>&1 | sed -n 's/^Time: //p'
-}
 target='while :; do ./expiry -n 200 -t 100000 >/dev/null; done'
 alone= beside=
 for r in $(seq "$rounds"); do
@@ -24,8 +21,6 @@ for r in $(seq "$rounds"); do
 	kill -INT $pid; wait $pid
 	sed 's/^/    | /' "$OUT" | grep -v '^    | $'
 done
-# Best of the rounds: the emulator's own noise only ever slows a run down.
-best() { echo "$@" | tr ' ' '\n' | grep . | sort -n | head -n1; }
 a=$(best $alone) b=$(best $beside)
 echo "    | hackbench seconds alone:$alone beside a fuzzed target:$beside"
 expect_cmp "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')" ">=" 0.8 \

@@ -55,3 +55,11 @@ expect_cmp() {
 	if awk -v a="$1" -v b="$3" "BEGIN { exit !(a $2 b) }"; then ok "$4 ($1 $2 $3)";
 	else not_ok "$4 ($1 $2 $3 is false)"; fi
 }
+
+# hb: one hackbench run (2 groups, 500 loops); prints its time in seconds.
+hb() {
+	hackbench -g 2 -l 500 2>&1 | sed -n 's/^Time: //p'
+}
+
+# best TIMES...: the smallest (the emulator's own noise only ever slows a run down).
+best() { echo "$@" | tr ' ' '\n' | grep . | sort -n | head -n1; }
