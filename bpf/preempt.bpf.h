@@ -46,7 +46,7 @@ static __always_inline struct cpu_preempt *cpu_preempt(s32 cpu)
 
 static int preempt_timerfn(void *map, u32 *key, struct cpu_preempt *cp)
 {
-	/* A stale timer (its run ended and the cancel lost the race) does nothing. */
+	/* A stale timer (its run ended: preempt_disarm bumped the counter) does nothing. */
 	if (cp->armed_run != cp->run)
 		return 0;
 	cp->fired = cp->pid;
