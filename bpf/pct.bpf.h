@@ -5,9 +5,12 @@
  * turn goes to the highest-priority waiter: every target thread draws a
  * random priority when it first queues, and a waking thread that outranks
  * the running one preempts it. D - 1 change points, drawn by the loader
- * over the expected number of steps (target runs), each drop the priority
- * of the thread running at that step below every other, at a random moment
- * of that run (its CPU's preemption timer), so the drop lands mid-code.
+ * over the expected number of steps, each drop the priority of the thread
+ * running at that step below every other, at a random moment of that run
+ * (its CPU's preemption timer), so the drop lands mid-code. A step is a
+ * target thread taking the turn over from another: a thread that runs on
+ * alone (its slice renewed, woken with nobody else in between) makes no
+ * scheduling choice, and counting those would dilute the change points.
  * A waiter starved FUZZ_SERIAL_MAX_WAIT_NS runs anyway (the watchdog).
  */
 #ifndef FUZZ_PCT_BPF_H
@@ -25,15 +28,16 @@
 /* Set by the loader before each run (bss): the change points, in steps, sorted. */
 __u64 pct_change_at[FUZZ_MAX_DEPTH];
 __u32 pct_nr_changes;
-__u64 pct_steps;		/* target runs so far in this run */
+__u64 pct_steps;		/* steps so far in this run */
 __u32 pct_next;			/* the next change point's index */
+__u32 pct_last_pid;		/* the thread that took the last step */
 
 /* The running turn holder's priority and CPU (serialized: one at a time). */
 __u64 pct_owner_prio;
 __s32 pct_owner_cpu = -1;
 
 /* A queued target that outranks the running one preempts it. */
-static void pct_outranks(struct task_struct *p, const struct task_ctx *tc)
+static void pct_outranks(const struct task_ctx *tc)
 {
 	s32 cpu = pct_owner_cpu;
 
@@ -41,14 +45,19 @@ static void pct_outranks(struct task_struct *p, const struct task_ctx *tc)
 		kick_cpu(cpu, SCX_KICK_PREEMPT);
 }
 
-/* ops.running of the turn holder: one step; a change point may fall in this run. */
+/* ops.running of the turn holder: a step if it takes over from another; a change point may fall in it. */
 static void pct_step(struct task_struct *p, struct task_ctx *tc)
 {
-	u64 step = __sync_add_and_fetch(&pct_steps, 1);
 	u32 next = pct_next;
+	u64 step;
 
 	pct_owner_prio = tc->pct_prio;
 	pct_owner_cpu = bpf_get_smp_processor_id();
+	if (pct_last_pid == p->pid)
+		return;
+	pct_last_pid = p->pid;
+	step = __sync_add_and_fetch(&pct_steps, 1);
+	stat_inc(FUZZ_STAT_PCT_STEPS);
 	if (next < pct_nr_changes && next < FUZZ_MAX_DEPTH && step >= pct_change_at[next]) {
 		pct_next = next + 1;
 		tc->pct_drop_to = next + 1;	/* the i-th change point's priority is i */

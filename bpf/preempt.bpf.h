@@ -111,8 +111,7 @@ static bool preempt_consume(struct task_struct *p)
 {
 	struct cpu_preempt *cp;
 
-	if (!preempt_timers_on() || !(cp = cpu_preempt(bpf_get_smp_processor_id())) ||
-	    cp->fired != p->pid)
+	if (!preempt_fired(p) || !(cp = cpu_preempt(bpf_get_smp_processor_id())))
 		return false;
 	cp->fired = 0;
 	stat_inc(FUZZ_STAT_PREEMPTED);

@@ -71,7 +71,7 @@ static void serial_enqueue(struct task_struct *p, struct task_ctx *tc, u64 slice
 	tc->queued_ns = now;
 	dsq_insert_vtime(p, FUZZ_DSQ_SERIAL, slice, serial_key(p, tc, now, woke), enq_flags);
 	if (knobs.mode == FUZZ_MODE_PCT)
-		pct_outranks(p, tc);
+		pct_outranks(tc);
 	if (idle_cpu >= 0)	/* the idle CPU ops.select_cpu claimed: it takes the turn, or sleeps again */
 		kick_cpu(idle_cpu, SCX_KICK_IDLE);
 	else if (!serial_turn)

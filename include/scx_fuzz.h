@@ -150,6 +150,7 @@ enum fuzz_stat {
 	FUZZ_STAT_UNSERIALIZED,		/* --serialize: a target ran while another held the turn (a bug) */
 	FUZZ_STAT_PCT_CHANGES,		/* --mode pct: change points reached (a thread's priority dropped) */
 	FUZZ_STAT_TIMER_FAILS,		/* --preempt: a preemption timer the kernel refused to start */
+	FUZZ_STAT_PCT_STEPS,		/* --mode pct: steps (a target thread took over from another) */
 	FUZZ_NR_STATS,
 };
 

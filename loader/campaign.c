@@ -96,8 +96,9 @@ static void counters_delta(struct campaign *c, struct run *r, const uint64_t *be
 }
 
 /*
- * --mode pct: how many steps (target runs) a run is expected to take: the
- * --pct-steps given, else the most any earlier run of the campaign took.
+ * --mode pct: how many steps (a target thread taking over from another) a
+ * run is expected to take: the --pct-steps given, else the most any earlier
+ * run of the campaign took.
  */
 static uint64_t pct_expected_steps(const struct campaign *c)
 {
@@ -106,8 +107,8 @@ static uint64_t pct_expected_steps(const struct campaign *c)
 	if (c->o->pct_steps)
 		return c->o->pct_steps;
 	for (unsigned long i = 0; i + 1 < c->nr_runs; i++)
-		if (c->runs[i].counters[FUZZ_STAT_TARGET_RUNS] > most)
-			most = c->runs[i].counters[FUZZ_STAT_TARGET_RUNS];
+		if (c->runs[i].counters[FUZZ_STAT_PCT_STEPS] > most)
+			most = c->runs[i].counters[FUZZ_STAT_PCT_STEPS];
 	return most ? most : FUZZ_PCT_DEFAULT_STEPS;
 }
 

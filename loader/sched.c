@@ -109,6 +109,7 @@ void sched_set_pct(struct sched *s, __u64 seed, unsigned depth, __u64 steps)
 	memcpy(bss->pct_change_at, at, sizeof(at));
 	bss->pct_steps = 0;
 	bss->pct_next = 0;
+	bss->pct_last_pid = 0;
 	__atomic_store_n(&bss->pct_nr_changes, n, __ATOMIC_RELEASE);
 }
 

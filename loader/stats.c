@@ -36,6 +36,7 @@ const char *const fuzz_stat_names[FUZZ_NR_STATS] = {
 	[FUZZ_STAT_UNSERIALIZED] = "unserialized",
 	[FUZZ_STAT_PCT_CHANGES] = "pct_changes",
 	[FUZZ_STAT_TIMER_FAILS] = "timer_fails",
+	[FUZZ_STAT_PCT_STEPS] = "pct_steps",
 };
 
 static double pct(uint64_t part, uint64_t whole)
