@@ -7,11 +7,14 @@ import sys
 
 log, base, kernel, cpus, rounds = sys.argv[1:6]
 KNOWN = ["default", "low", "medium", "high", "windows", "serial", "pct2", "pct3"]
-runs = []
+runs, steps = [], {}
 with open(log, errors="replace") as f:
     for line in f:
         if line.startswith("RESULT "):
             runs.append(dict(kv.split("=", 1) for kv in line.split()[1:]))
+        elif line.startswith("STEPS "):
+            kv = dict(x.split("=", 1) for x in line.split()[1:])
+            steps[kv["example"]] = kv["pct_steps"]
 MODES = [m for m in KNOWN if any(r["mode"] == m for r in runs)]
 
 
@@ -65,8 +68,9 @@ with open(base + ".md", "w") as f:
             "intensities; `windows`: `--mode windows`, the original tool's algorithm (a run that "
             "outlives the 10 s limit without the race counts as a miss, except for deadlock); "
             "`serial`: `--serialize --preempt 20us:500us` (medium's other perturbations included); "
-            "`pct2`/`pct3`: `--mode pct --depth 2`/`3`, each run a campaign of its own (the change "
-            "points are drawn over the default 1000 steps). "
+            "`pct2`/`pct3`: `--mode pct --depth 2`/`3`, each run a campaign of its own, its change "
+            "points drawn over the steps measured per example before the rounds (`--pct-steps`"
+            + (": " + ", ".join(f"{e} {n}" for e, n in steps.items()) if steps else "") + "). "
             "Last column: scx_fuzz's best rate is "
             "≥ 10× the default's (or the default is 0 and scx_fuzz > 50 %).\n\n")
     f.write("| example | " + " | ".join(MODES) + " | ≥10× |\n|---|" + "---|" * (len(MODES) + 1) + "\n")

@@ -12,10 +12,21 @@ run() {  # MODE EXAMPLE SEED: exit status of one run
 	default) timeout 20 ./$2 >/dev/null 2>&1 ;;
 	windows) ./scx_fuzz --mode windows --seed "$3" --timeout 10 -- ./$2 >/dev/null 2>&1 ;;
 	serial) ./scx_fuzz --serialize --preempt 20us:500us --seed "$3" --timeout 10 -- ./$2 >/dev/null 2>&1 ;;
-	pct[1-8]) ./scx_fuzz --mode pct --depth "${1#pct}" --seed "$3" --timeout 10 -- ./$2 >/dev/null 2>&1 ;;
+	pct[1-8]) ./scx_fuzz --mode pct --depth "${1#pct}" --pct-steps "$(eval echo \$steps_$2)" --seed "$3" \
+		--timeout 10 -- ./$2 >/dev/null 2>&1 ;;
 	*) ./scx_fuzz --intensity "$1" --seed "$3" --timeout 10 -- ./$2 >/dev/null 2>&1 ;;
 	esac
 }
+# --mode pct draws its change points over a run's steps: measure them first, as
+# a campaign would (the most of 3 runs), so each single-run pct sample uses them.
+case " $modes " in *" pct"[1-8]" "*)
+	for ex in $examples; do
+		./scx_fuzz --mode pct --repeat 3 --timeout 10 --json /tmp/steps.json -- ./$ex >/dev/null 2>&1
+		steps=$(grep -o '"pct_steps":[0-9]*' /tmp/steps.json | cut -d: -f2 | sort -n | tail -n 1)
+		eval steps_$ex=${steps:-1000}
+		echo "STEPS example=$ex pct_steps=${steps:-1000}"
+	done ;;
+esac
 for r in $(seq "$rounds"); do
 	order=$(echo $modes | awk -v k="$r" '{ for (i = 0; i < NF; i++) printf "%s ", $(((i + k) % NF) + 1) }')
 	for ex in $examples; do
