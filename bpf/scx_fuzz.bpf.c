@@ -358,10 +358,7 @@ void FUZZ_OPS(fuzz_stopping, struct task_struct *p, bool runnable)
 	struct task_ctx *tc = task_ctx(p);
 	u64 now = bpf_ktime_get_ns();
 
-	/*
-	 * Charge the time really used, scaled by weight (nice 0 = 100). Not
-	 * slice_ns - p->scx.slice: the kernel may have refilled the slice.
-	 */
+	/* a target's run ends: its preemption timer, change point and turn with it */
 	if (tc && tc->target) {
 		preempt_disarm();
 		if (knobs.mode == FUZZ_MODE_PCT)
@@ -369,6 +366,10 @@ void FUZZ_OPS(fuzz_stopping, struct task_struct *p, bool runnable)
 		if (knobs.serialize)
 			serial_stopping(p, runnable);
 	}
+	/*
+	 * Charge the time really used, scaled by weight (nice 0 = 100). Not
+	 * slice_ns - p->scx.slice: the kernel may have refilled the slice.
+	 */
 	if (tc && tc->run_start_ns && now > tc->run_start_ns) {
 		p->scx.dsq_vtime += (now - tc->run_start_ns) * 100 / p->scx.weight;
 		tc->last_run_ns = now - tc->run_start_ns;
