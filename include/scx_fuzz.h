@@ -64,7 +64,7 @@ enum fuzz_defaults {
 #define FUZZ_SERIAL_SPREAD_NS	(10ULL * 1000 * 1000)	/* --serialize: random order within 10 ms */
 #define FUZZ_SERIAL_LEASE_NS	(250ULL * 1000 * 1000)	/* a claimed turn unused this long is void */
 #define FUZZ_SERIAL_MAX_WAIT_NS	(100ULL * 1000 * 1000)	/* a target starved this long runs next */
-#define FUZZ_PCT_DEFAULT_STEPS	1000			/* pct: expected target runs, until learned */
+#define FUZZ_PCT_DEFAULT_STEPS	1000			/* pct: expected steps of a run, until learned */
 #define FUZZ_PCT_DROP_MIN_NS	(10ULL * 1000)		/* pct: a change point falls this far ... */
 #define FUZZ_PCT_DROP_MAX_NS	(5000ULL * 1000)	/* ... to at most this far into its run */
 #define FUZZ_STRANDED_MIN_NS	(250ULL * 1000 * 1000)	/* an LLC queue unserved this long is pulled */

@@ -21,10 +21,12 @@ run() {  # MODE EXAMPLE SEED: exit status of one run
 # a campaign would (the most of 3 runs), so each single-run pct sample uses them.
 case " $modes " in *" pct"[1-8]" "*)
 	for ex in $examples; do
-		./scx_fuzz --mode pct --repeat 3 --timeout 10 --json /tmp/steps.json -- ./$ex >/dev/null 2>&1
-		steps=$(grep -o '"pct_steps":[0-9]*' /tmp/steps.json | cut -d: -f2 | sort -n | tail -n 1)
-		eval steps_$ex=${steps:-1000}
-		echo "STEPS example=$ex pct_steps=${steps:-1000}"
+		rm -f /tmp/steps.json
+		./scx_fuzz --mode pct --seed 1 --repeat 3 --timeout 10 --json /tmp/steps.json -- ./$ex >/dev/null 2>&1
+		steps=$(grep -o '"pct_steps":[0-9]*' /tmp/steps.json 2>/dev/null | cut -d: -f2 | sort -n | tail -n 1)
+		[ "${steps:-0}" -gt 0 ] || steps=1000	# none measured: the loader's own default
+		eval steps_$ex=$steps
+		echo "STEPS example=$ex pct_steps=$steps"
 	done ;;
 esac
 for r in $(seq "$rounds"); do
