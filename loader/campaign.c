@@ -89,8 +89,11 @@ static void classify(struct campaign *c, struct run *r, int wstatus, bool timed_
 
 static void counters_delta(struct campaign *c, struct run *r, const uint64_t *before)
 {
-	if (sched_read_stats(c->s, r->counters))
+	if (sched_read_stats(c->s, r->counters)) {
+		/* unreadable: no counts, not 0 - before wrapped around (pct learns steps from them) */
 		memset(r->counters, 0, sizeof(r->counters));
+		return;
+	}
 	for (int i = 0; i < FUZZ_NR_STATS; i++)
 		r->counters[i] -= before[i];
 }
