@@ -12,8 +12,9 @@ vm_guest_test() {
 	local name=$1 kernel=$2 want=$3 log rc ver tag
 	shift 3
 	log=$LOG_DIR/$name${TEST_TAG:+-$TEST_TAG}-$kernel.log
+	rm -f "${log%.log}-console.log"
 	# shellcheck disable=SC2086
-	"$VM_DIR/run" -q --kernel "$kernel" --add "$VM_DIR/guest/lib.sh" \
+	SCXVM_KEEP_CONSOLE=${log%.log}-console.log "$VM_DIR/run" -q --kernel "$kernel" --add "$VM_DIR/guest/lib.sh" \
 		--add "$VM_DIR/guest/$name.sh" "$@" -- sh "$name.sh" ${GUEST_ARGS:-} >"$log" 2>&1
 	rc=$?
 	ver=$(basename "$(dirname "$("$VM_DIR/kernel" "$kernel")")")
@@ -25,6 +26,7 @@ vm_guest_test() {
 	else
 		echo "not ok - $tag rig verdict $rc, expected $want (log: $log)"
 		grep '^vm:' "$log" | head -n 8 | sed 's/^/    /'
+		[ -f "${log%.log}-console.log" ] && echo "    whole console: ${log%.log}-console.log"
 	fi
 	[ "$want" = 90 ] && ! grep -q '^vm: FAIL: the guest kernel reported trouble' "$log" &&
 		echo "not ok - $tag rig names the kernel trouble"
