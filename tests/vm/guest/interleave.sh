@@ -3,9 +3,10 @@
 # wake-up delays (medium), found by --serialize with --preempt; --mode pct at
 # depths 2 and 3 is run and its hit rate shown (bench/bugs --straight-line
 # measures all modes). Also checks the serialization itself. Runs in the guest.
-# usage: interleave.sh [RUNS]
+# usage: interleave.sh [RUNS [PCT_RUNS]]   (PCT_RUNS: per depth; default RUNS)
 . ./lib.sh
 runs=${1:-20}
+pct_runs=${2:-$runs}
 FUZZ="--serialize --preempt 20us:500us"
 # counter NAME JSON: the sum of a counter over a campaign's runs
 counter() {
@@ -37,10 +38,10 @@ for ex in lostupdate halfinit checkact twostep; do
 	unserialized_ok /tmp/$ex-serial.json "$ex"
 	expect_cmp "$(counter timer_fails /tmp/$ex-serial.json)" "==" 0 "$ex: every preemption timer started"
 	for depth in 2 3; do
-		./scx_fuzz --mode pct --depth $depth --repeat "$runs" --timeout 20 --json /tmp/$ex-pct$depth.json \
+		./scx_fuzz --mode pct --depth $depth --repeat "$pct_runs" --timeout 20 --json /tmp/$ex-pct$depth.json \
 			-- ./$ex >"$OUT" 2>&1
 		grep '^scx_fuzz: run ' "$OUT" | head -n 2 | sed 's/^/    | /'
-		echo "    | $ex: --mode pct --depth $depth found it in $(failures /tmp/$ex-pct$depth.json) of $runs runs"
+		echo "    | $ex: --mode pct --depth $depth found it in $(failures /tmp/$ex-pct$depth.json) of $pct_runs runs"
 		expect_cmp "$(counter pct_changes /tmp/$ex-pct$depth.json)" ">" 0 "$ex: pct change points were reached"
 		unserialized_ok /tmp/$ex-pct$depth.json "$ex: pct"
 	done
