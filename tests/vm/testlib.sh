@@ -12,7 +12,7 @@ vm_guest_test() {
 	local name=$1 kernel=$2 want=$3 log rc ver tag
 	shift 3
 	log=$LOG_DIR/$name${TEST_TAG:+-$TEST_TAG}-$kernel.log
-	rm -f "${log%.log}-console.log"
+	rm -f "${log%.log}-console"*	# the console and vCPU dump of an earlier failed boot
 	# shellcheck disable=SC2086
 	SCXVM_KEEP_CONSOLE=${log%.log}-console.log "$VM_DIR/run" -q --kernel "$kernel" --add "$VM_DIR/guest/lib.sh" \
 		--add "$VM_DIR/guest/$name.sh" "$@" -- sh "$name.sh" ${GUEST_ARGS:-} >"$log" 2>&1
