@@ -25,9 +25,10 @@ BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Iinclude -Ibp
 	-fms-extensions -Wno-microsoft-anon-tag -Wall -Wno-unused-function -MMD -MP
 # Static so the loader runs in a bare initramfs.
 # hwloc's libudev use is stubbed out (topo/udev_stub.c): Debian has no static libudev.
-LDLIBS    := -static $(shell pkg-config --static --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz) \
+# Recursive (=), so pkg-config runs after `make deps` has installed what it asks about.
+LDLIBS     = -static $(shell pkg-config --static --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz) \
 	-lhwloc -lm -lpthread
-TEST_LDLIBS := $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
+TEST_LDLIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
 SKEL        := $(BUILD)/scx_fuzz.skel.h
 BPF_OBJ     := $(BUILD)/bpf/scx_fuzz.bpf.o
@@ -44,7 +45,7 @@ PROGS := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c)
 # The seed's demo in Java (examples/java), run in the VM with the host's JDK.
 JAVA_DEMO := $(BUILD)/java/expiry.jar
 
-.PHONY: all deps java test unit-test vm-test demo bench install clean distclean help
+.PHONY: all deps java test unit-test vm-test demo bench soak install clean distclean help
 all: $(BUILD)/scx_fuzz $(PROGS)
 
 help:
@@ -56,6 +57,7 @@ help:
 	@echo "make vm-test    VM tests only (VM_KERNELS='oldest newest' to choose)"
 	@echo "make demo       boot an emulated machine and run a workload under scx_fuzz"
 	@echo "make bench      quick benchmarks (example race hit rates, base throughput): bench/results/"
+	@echo "make soak       long loads and soaks no CI runs (docs/testing.md), about 20 minutes"
 	@echo "make install    install scx_fuzz and its man page under PREFIX (default /usr/local)"
 	@echo "make clean      remove $(BUILD)/"
 	@echo "V=1 shows full commands."
@@ -74,7 +76,7 @@ $(BUILD)/vmlinux.h: | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(call msg,GEN,$@)BPFTOOL=$(BPFTOOL) ./scripts/vmlinux-h.sh $@
 
-$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(BUILD)/vmlinux.h
+$(BUILD)/bpf/%.bpf.o: bpf/%.bpf.c $(BUILD)/vmlinux.h | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(call msg,BPF,$@)$(CLANG) $(BPF_CFLAGS) -MF $(@:.o=.d) -MT $@ -c $< -o $@.tmp.o
 	$(Q)$(BPFTOOL) gen object $@ $@.tmp.o && rm -f $@.tmp.o
@@ -87,22 +89,22 @@ $(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
 
 $(SKEL): $(BPF_OBJ)
 
-$(BUILD)/loader/%.o: loader/%.c $(SKEL)
+$(BUILD)/loader/%.o: loader/%.c $(SKEL) | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) -Itopo -c $< -o $@
 
-$(BUILD)/topo/%.o: topo/%.c
+$(BUILD)/topo/%.o: topo/%.c | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) -Itopo -c $< -o $@
 
 $(BUILD)/scx_fuzz: $(LOADER_OBJS)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
-$(BUILD)/progs/%: tests/progs/%.c
+$(BUILD)/progs/%: tests/progs/%.c | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) -static -pthread $< -o $@
 
-$(BUILD)/progs/%: examples/%.c examples/busywork.h
+$(BUILD)/progs/%: examples/%.c examples/busywork.h | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) -static -pthread $< -o $@
 
@@ -113,7 +115,7 @@ $(JAVA_DEMO): $(wildcard examples/java/*.java) | $(DEPS_OK)
 	$(call msg,JAVAC,$@)$(JAVAC) --release 17 -Xlint:all -Werror -d $(@D)/classes $^
 	$(Q)$(JAR) --create --file $@ --main-class Expiry -C $(@D)/classes .
 
-$(BUILD)/tests/unit/%.o: tests/unit/%.c $(SKEL)
+$(BUILD)/tests/unit/%.o: tests/unit/%.c $(SKEL) | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) -Iloader -Itopo -c $< -o $@
 
@@ -129,13 +131,18 @@ vm-test: $(BUILD)/scx_fuzz $(PROGS) $(JAVA_DEMO)
 test: $(BUILD)/scx_fuzz $(PROGS) $(BUILD)/unit-tests $(JAVA_DEMO) | $(DEPS_OK)
 	$(Q)./tests/run
 
-demo: $(BUILD)/scx_fuzz | $(DEPS_OK)
+# Every user-facing target builds what it runs in the guest.
+demo: $(BUILD)/scx_fuzz $(PROGS) | $(DEPS_OK)
 	$(Q)./tests/vm/demo
 
 # Quick versions (15 minutes here); see docs/benchmarks.md for the full ones.
 bench: $(BUILD)/scx_fuzz $(PROGS) | $(DEPS_OK)
 	$(Q)bench/bugs --rounds 4
 	$(Q)bench/overhead --cpus "4 16" --rounds 1 --seconds 2
+
+# The long loads and soaks (docs/testing.md, "make soak"); no CI runs them.
+soak: $(BUILD)/scx_fuzz $(PROGS) | $(DEPS_OK)
+	$(Q)./tests/run --soak
 
 install: $(BUILD)/scx_fuzz
 	install -D -m 755 $(BUILD)/scx_fuzz $(DESTDIR)$(PREFIX)/bin/scx_fuzz

@@ -11,7 +11,7 @@ check() {  # WHAT COMMAND...
 	shift
 	if "$@" >/dev/null; then echo "ok - [demo] $what"; else echo "not ok - [demo] $what (log: $log)"; fi
 }
-check "finished with a clean guest log (status $rc)" [ "$rc" = 0 ]
+check "exited 0: attached, quiet under the default scheduler, race shown, clean guest log (status $rc)" [ "$rc" = 0 ]
 check "10 runs under the default scheduler, none failed" \
 	[ "$(grep -c '^   run [0-9]*: ok$' "$log")" = 10 ]
 check "scx_fuzz found the race and printed the seed" grep -qE 'run [0-9]+ seed [0-9]+: FAIL' "$log"
@@ -19,3 +19,11 @@ check "the reproduction command is printed" grep -q 'reproduce with: ./scx_fuzz 
 check "detached afterwards" grep -q 'state after scx_fuzz exited: disabled' "$log"
 check "the timeline shows a thread held back" grep -qE '^     expiry \([0-9]+\) +\|[^|]*~[^|]*\|$' "$log"
 check "the longest hold is listed" grep -qE '^     held [0-9.]+ ms: expiry' "$log"
+# Without its example program the demo must stop before booting, naming it.
+hidden=$(mktemp -u "$VM_DIR/../../build/progs/.expiry.XXXXXX")
+mv "$VM_DIR/../../build/progs/expiry" "$hidden" && trap 'mv "$hidden" "$VM_DIR/../../build/progs/expiry"' EXIT
+out=$("$VM_DIR/demo" 2>&1)
+rc=$?
+mv "$hidden" "$VM_DIR/../../build/progs/expiry" && trap - EXIT
+check "without build/progs/expiry: exit 1 naming it (exit $rc)" \
+	eval '[ "$rc" = 1 ] && grep -q "^demo: FAILED: build/progs/expiry is missing" <<<"$out"'
