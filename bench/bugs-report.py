@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Turn bench/bugs' RESULT lines into a CSV, a markdown table (hit rate with a
 95% Wilson score interval, median time to failure) and a gnuplot data file."""
-import math
+import os
 import statistics
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from wilson import wilson  # noqa: E402
 
 log, base, kernel, cpus, rounds = sys.argv[1:6]
 KNOWN = ["default", "low", "medium", "high", "windows", "serial", "pct2", "pct3"]
@@ -16,16 +19,7 @@ with open(log, errors="replace") as f:
             kv = dict(x.split("=", 1) for x in line.split()[1:])
             steps[kv["example"]] = kv["pct_steps"]
 MODES = [m for m in KNOWN if any(r["mode"] == m for r in runs)]
-
-
-def wilson(k, n, z=1.96):
-    if n == 0:
-        return 0.0, 0.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
+MODES += [m for m in dict.fromkeys(r["mode"] for r in runs) if m not in MODES]
 
 
 with open(base + ".csv", "w") as f:
@@ -51,7 +45,7 @@ for ex in examples:
         cells.append(f"{k}/{n} ({100 * k / n if n else 0:.0f} %, {100 * lo:.0f}–{100 * hi:.0f}) {med}")
         rates.append((100 * k / n if n else 0, 100 * lo, 100 * hi))
     d_rate = rates[0][0]
-    best = max(r[0] for r in rates[1:] if r)
+    best = max([r[0] for r in rates[1:] if r] or [0])
     verdict = "≥10×" if (d_rate == 0 and best > 50) or (d_rate > 0 and best >= 10 * d_rate) else "no"
     rows.append(f"| {ex} | " + " | ".join(cells) + f" | {verdict} |")
     dat.append(ex + " " + " ".join(f"{r[0]:.1f} {r[1]:.1f} {r[2]:.1f}" for r in rates if r))

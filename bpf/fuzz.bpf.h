@@ -112,26 +112,74 @@ static __always_inline void hold_until(struct task_struct *p, struct task_ctx *t
 	trace_event(p, FUZZ_EV_DELAY, until - now);
 }
 
-/* Hold a target's wake-up back for a drawn time, within its budget. */
-static bool hold_target(struct task_struct *p, struct task_ctx *tc, u64 event, u64 slice, u64 enq_flags)
+/*
+ * --hold-share: a thread is held at most that share of its wall time beyond
+ * a first second it may take at once, so a run slows down by a bounded
+ * factor however often its threads wake, yet one long hold is always there.
+ */
+static bool hold_share_allows(struct task_ctx *tc, u64 now, u64 d)
 {
-	u64 now, d;
+	u64 since = now - tc->credit_at_ns;
+	s64 credit;
 
-	if (!llc_ctx(cpu_llc(scx_bpf_task_cpu(p))) ||
-	    !fuzz_chance(draw(tc, event, FUZZ_SLOT_DELAY), knobs.delay_ppm))
+	if (!knobs.hold_share_ppm)
+		return true;
+	if (since > FUZZ_HOLD_ALLOWANCE_NS * 1000)	/* keeps the product below 2^64 */
+		since = FUZZ_HOLD_ALLOWANCE_NS * 1000;
+	credit = tc->hold_credit_ns + (s64)(since * knobs.hold_share_ppm / FUZZ_PPM);
+	tc->hold_credit_ns = credit > (s64)FUZZ_HOLD_ALLOWANCE_NS ? (s64)FUZZ_HOLD_ALLOWANCE_NS : credit;
+	tc->credit_at_ns = now;
+	if (tc->hold_credit_ns < (s64)d)
 		return false;
-	d = fuzz_duration(draw(tc, event, FUZZ_SLOT_DELAY_LEN), knobs.delay_dist,
-			  knobs.delay_min_ns, knobs.delay_max_ns);
-	if (knobs.budget_ppm) {
-		if (tc->delay_credit_ns < (s64)d) {
-			stat_inc(FUZZ_STAT_THROTTLED);
-			return false;
-		}
-		tc->delay_credit_ns -= d;
+	tc->hold_credit_ns -= d;
+	return true;
+}
+
+/* Hold a target back for `d`, within its budget and hold share. */
+static bool hold_for(struct task_struct *p, struct task_ctx *tc, u64 d, u64 slice, u64 enq_flags)
+{
+	u64 now = bpf_ktime_get_ns();
+
+	if (!llc_ctx(cpu_llc(scx_bpf_task_cpu(p))))
+		return false;
+	if (knobs.budget_ppm && tc->delay_credit_ns < (s64)d) {
+		stat_inc(FUZZ_STAT_THROTTLED);
+		return false;
 	}
-	now = bpf_ktime_get_ns();
+	if (!hold_share_allows(tc, now, d)) {
+		stat_inc(FUZZ_STAT_THROTTLED);
+		return false;
+	}
+	if (knobs.budget_ppm)
+		tc->delay_credit_ns -= d;
 	hold_until(p, tc, now, now + d, slice, enq_flags);
 	return true;
+}
+
+/* A hold's length from the random word r: a global function, so the verifier walks it once. */
+__noinline u64 hold_len_ns(u64 r)
+{
+	return fuzz_hold_ns(run_seed, r, knobs.delay_dist, knobs.delay_min_ns, knobs.delay_max_ns,
+			    knobs.scale_ppm);
+}
+
+static __always_inline u64 drawn_hold(const struct task_ctx *tc, u64 event)
+{
+	return hold_len_ns(draw(tc, event, FUZZ_SLOT_DELAY_LEN));
+}
+
+/* Hold a target's wake-up (its start: event 0) back for a drawn time, by chance. */
+static bool hold_target(struct task_struct *p, struct task_ctx *tc, u64 event, u64 slice, u64 enq_flags)
+{
+	if (!fuzz_chance(draw(tc, event, FUZZ_SLOT_DELAY), event ? knobs.delay_ppm : knobs.start_ppm))
+		return false;
+	return hold_for(p, tc, drawn_hold(tc, event), slice, enq_flags);
+}
+
+/* A preemption we injected (an event's, a burst timer's): hold it back so others run first. */
+static bool hold_preempted(struct task_struct *p, struct task_ctx *tc, u64 event, u64 slice, u64 enq_flags)
+{
+	return knobs.delay_max_ns && hold_for(p, tc, drawn_hold(tc, event), slice, enq_flags);
 }
 
 /* Entry `r` (mod count) of a plan CPU list [first, last), or -1 if empty. */
@@ -308,6 +356,7 @@ static void fuzz_charge_target(struct task_struct *p, struct task_ctx *tc, u64 r
 
 	stat_add(FUZZ_STAT_TARGET_RUN_NS, ran_ns);
 	trace_event(p, FUZZ_EV_STOP, ran_ns);
+	tc->burst_ns = tc->burst_ns ? (tc->burst_ns * 3 + ran_ns) / 4 : ran_ns;
 	if (!knobs.budget_ppm)
 		return;
 	tc->delay_credit_ns += ran_ns * knobs.budget_ppm / FUZZ_PPM;

@@ -8,9 +8,10 @@
  * over the expected number of steps, each drop the priority of the thread
  * running at that step below every other, at a random moment of that run
  * (its CPU's preemption timer), so the drop lands mid-code. A step is a
- * target thread taking the turn over from another: a thread that runs on
- * alone (its slice renewed, woken with nobody else in between) makes no
- * scheduling choice, and counting those would dilute the change points.
+ * target thread taking the turn over from another, or a target waking or
+ * creating another (there the drop is immediate: events.bpf.h). A thread
+ * that runs on alone (its slice renewed, woken with nobody else in between)
+ * makes no scheduling choice, and counting those would dilute the points.
  * A waiter starved FUZZ_SERIAL_MAX_WAIT_NS runs anyway (the watchdog).
  */
 #ifndef FUZZ_PCT_BPF_H
@@ -62,6 +63,28 @@ static void pct_step(struct task_struct *p, struct task_ctx *tc)
 		pct_next = next + 1;
 		tc->pct_drop_to = next + 1;	/* the i-th change point's priority is i */
 	}
+}
+
+/*
+ * A wake-up or creation by a running target (events.bpf.h) is a step too: a
+ * change point reached here drops its priority at once. True if it did.
+ */
+static bool pct_sync_step(struct task_struct *p, struct task_ctx *tc)
+{
+	u32 next = pct_next;
+	u64 step = __sync_add_and_fetch(&pct_steps, 1);
+
+	stat_inc(FUZZ_STAT_PCT_STEPS);
+	if (next >= pct_nr_changes || next >= FUZZ_MAX_DEPTH || step < pct_change_at[next])
+		return false;
+	pct_next = next + 1;
+	tc->pct_prio = next + 1;	/* the i-th change point's priority is i */
+	tc->pct_drop_to = 0;
+	if (pct_owner_cpu == bpf_get_smp_processor_id())
+		pct_owner_prio = tc->pct_prio;
+	stat_inc(FUZZ_STAT_PCT_CHANGES);
+	trace_event(p, FUZZ_EV_PCT_CHANGE, tc->pct_prio);
+	return true;
 }
 
 /* ops.stopping of a target: a change point in this run takes effect. */

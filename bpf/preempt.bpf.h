@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * --preempt MIN:MAX: random preemption below the tick. When a target starts
- * running, a timer pinned to its CPU is armed for a drawn time; if that run
+ * --preempt MIN:MAX, --preempt auto: random preemption below the tick. When a
+ * target starts running, a timer pinned to its CPU may be armed for a drawn
+ * time (auto: within the thread's usual run burst); if that run
  * is still going when it fires, the CPU is kicked with SCX_KICK_PREEMPT and
  * the target goes back through ops.enqueue as a fuzzing event (it may be
  * held back, or, with --serialize, another target thread takes its turn).
@@ -54,32 +55,50 @@ static int preempt_timerfn(void *map, u32 *key, struct cpu_preempt *cp)
 	return 0;
 }
 
+/*
+ * --preempt auto: by chance, a time uniform within the thread's usual run
+ * burst (down to 1 us), so the preemption lands inside the few microseconds
+ * a thread runs between system calls, where real windows are; 0: no timer.
+ */
+static u64 burst_timer(struct task_ctx *tc)
+{
+	u64 d = fuzz_burst_timer_ns(run_seed, tc->key, tc->runs++, knobs.burst_timer_ppm,
+				    tc->burst_ns ? tc->burst_ns : FUZZ_FIRST_BURST_NS,
+				    FUZZ_MIN_BURST_TIMER_NS, FUZZ_MAX_PREEMPT_NS);
+
+	if (d)
+		stat_inc(FUZZ_STAT_BURST_TIMERS);
+	return d;
+}
+
+static __always_inline bool preempt_timers_on(void)
+{
+	return knobs.preempt_max_ns || knobs.burst_timer_ppm || knobs.mode == FUZZ_MODE_PCT;
+}
+
 /* ops.running of a target: arm its CPU's timer for a drawn time. */
 static void preempt_arm(struct task_struct *p, struct task_ctx *tc, u64 now)
 {
 	struct cpu_preempt *cp;
 	u64 d;
 
-	if (!(knobs.preempt_max_ns || tc->pct_drop_to) || !(cp = cpu_preempt(bpf_get_smp_processor_id())))
+	if (!preempt_timers_on() || !(cp = cpu_preempt(bpf_get_smp_processor_id())))
 		return;
 	if (tc->pct_drop_to)	/* --mode pct: the change point falls anywhere in a run as long as its last */
 		d = fuzz_uniform(fuzz_stream_draw(run_seed, tc->key, FUZZ_STREAM_PCT, ++tc->runs),
 				 FUZZ_PCT_DROP_MIN_NS, tc->last_run_ns < FUZZ_PCT_DROP_MIN_NS ? FUZZ_PCT_DROP_MIN_NS :
 				 tc->last_run_ns > FUZZ_PCT_DROP_MAX_NS ? FUZZ_PCT_DROP_MAX_NS : tc->last_run_ns);
-	else
+	else if (knobs.preempt_max_ns)
 		d = fuzz_duration(fuzz_stream_draw(run_seed, tc->key, FUZZ_STREAM_PREEMPT, tc->runs++),
 				  FUZZ_DIST_LOGUNIFORM, knobs.preempt_min_ns, knobs.preempt_max_ns);
+	else if (!(d = burst_timer(tc)))
+		return;
 	cp->armed_run = ++cp->run;
 	cp->started_ns = now;
 	cp->pid = p->pid;
 	cp->fired = 0;
 	if (bpf_timer_start(&cp->timer, d, BPF_F_TIMER_CPU_PIN))
 		stat_inc(FUZZ_STAT_TIMER_FAILS);
-}
-
-static __always_inline bool preempt_timers_on(void)
-{
-	return knobs.preempt_max_ns || knobs.mode == FUZZ_MODE_PCT;
 }
 
 /*

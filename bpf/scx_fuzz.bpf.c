@@ -28,6 +28,7 @@
 #include "windows.bpf.h"
 #include "preempt.bpf.h"
 #include "serial.bpf.h"
+#include "events.bpf.h"
 #include "steal.bpf.h"
 #include "stranded.bpf.h"
 
@@ -99,6 +100,7 @@ s32 FUZZ_OPS(fuzz_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flag
 	}
 	/* Targets always go on to ops.enqueue, to be fuzzed there; it may use the idle CPU. */
 	if (tc) {
+		sync_event(p, wake_flags);
 		tc->woke_on_idle = is_idle;
 		return cpu;
 	}
@@ -150,13 +152,14 @@ static void insert_on_cpu(struct task_struct *p, s32 cpu, u64 slice, u64 enq_fla
 
 /*
  * A target's turn at the fuzzer: one event, one set of draws. A wake-up (or
- * its first enqueue) may be held back; otherwise it may be forced onto a
- * distant CPU; otherwise it takes the idle CPU select_cpu found, or joins its
- * LLC's queue with jitter. Either way it gets a random slice.
+ * its first enqueue) may be held back, and a preemption we injected at an
+ * event or inside a run burst is; otherwise it may be forced onto a distant
+ * CPU; otherwise it takes the idle CPU select_cpu found, or joins its LLC's
+ * queue with jitter. Either way it gets a random slice.
  */
 static void fuzz_enqueue_target(struct task_struct *p, struct task_ctx *tc, u64 enq_flags)
 {
-	bool preempted = preempt_consume(p);
+	bool preempted = preempt_consume(p), kicked = sync_kick_consume(tc, enq_flags);
 	u64 event = tc->events++, slice = target_slice(tc, event, slice_ns);
 	/*
 	 * An injected preemption is fuzzed like a wake-up: it may be held back --
@@ -164,6 +167,8 @@ static void fuzz_enqueue_target(struct task_struct *p, struct task_ctx *tc, u64 
 	 * who runs next (a hold there would mostly stall the thread that got ahead).
 	 */
 	bool wakeup = (enq_flags & SCX_ENQ_WAKEUP) || !event || (preempted && !knobs.serialize);
+	/* preempt-and-hold: a preemption alone changes nothing while the rival sleeps */
+	bool injected = (kicked || (preempted && !knobs.preempt_max_ns)) && !knobs.serialize;
 	bool on_idle = tc->woke_on_idle;
 	s32 here = scx_bpf_task_cpu(p), cpu;
 	u32 stat;
@@ -173,7 +178,8 @@ static void fuzz_enqueue_target(struct task_struct *p, struct task_ctx *tc, u64 
 	if (tc->held)
 		fuzz_unhold(p, tc);
 	if (knobs.mode == FUZZ_MODE_WINDOWS ? window_hold(p, tc, event, &slice, enq_flags) :
-	    wakeup && knobs.delay_ppm && hold_target(p, tc, event, slice, enq_flags)) {
+	    injected ? hold_preempted(p, tc, event, slice, enq_flags) :
+	    wakeup && knobs.delay_max_ns && hold_target(p, tc, event, slice, enq_flags)) {
 		if (on_idle)	/* hand back the idle CPU select_cpu claimed */
 			kick_cpu(here, SCX_KICK_IDLE);
 		return;
@@ -225,7 +231,7 @@ void FUZZ_OPS(fuzz_enqueue, struct task_struct *p, u64 enq_flags)
 	if (enq_flags & SCX_ENQ_LAST) {
 		tc = target_ctx(p);
 		/* a serialized target waits for its turn; a preempted one is a fuzzing event */
-		if (tc && (knobs.serialize || preempt_fired(p))) {
+		if (tc && (knobs.serialize || preempt_fired(p) || tc->kicked)) {
 			fuzz_enqueue_target(p, tc, enq_flags);
 			kick_cpu(scx_bpf_task_cpu(p), 0);	/* this CPU looks again (see run_on_as_last) */
 			return;
@@ -304,7 +310,7 @@ void FUZZ_OPS(fuzz_dispatch, s32 cpu, struct task_struct *prev)
 		stat_add(FUZZ_STAT_RESCUED, moved);
 		return;
 	}
-	if (knobs.delay_ppm || knobs.mode == FUZZ_MODE_WINDOWS)
+	if (knobs.delay_max_ns || knobs.mode == FUZZ_MODE_WINDOWS)
 		release_due(llc, cpu, false);
 	if (knobs.serialize && serial_take(cpu))
 		return;
@@ -361,6 +367,7 @@ void FUZZ_OPS(fuzz_stopping, struct task_struct *p, bool runnable)
 	/* a target's run ends: its preemption timer, change point and turn with it */
 	if (tc && tc->target) {
 		preempt_disarm();
+		sync_kick_drop(tc, runnable);
 		if (knobs.mode == FUZZ_MODE_PCT)
 			pct_stopped(p, tc);
 		if (knobs.serialize)
@@ -384,6 +391,8 @@ s32 FUZZ_OPS(fuzz_init_task, struct task_struct *p, struct scx_init_task_args *a
 
 	if (!tc)
 		return -12;	/* -ENOMEM */
+	tc->hold_credit_ns = FUZZ_HOLD_ALLOWANCE_NS;
+	tc->credit_at_ns = bpf_ktime_get_ns();
 	target_init_task(p, tc, args->fork);
 	return 0;
 }

@@ -19,6 +19,10 @@ struct task_ctx {
 	u64 queued_ns;		/* --serialize: when it joined the waiting targets */
 	u64 serial_key;		/* --serialize: its place in line, drawn when it woke */
 	u64 pct_prio;		/* --mode pct: its priority, higher runs first; 0: not drawn yet */
+	u64 burst_ns;		/* its usual run length (moving average): --preempt auto draws inside it */
+	s64 hold_credit_ns;	/* --hold-share: held time it may still take (token bucket) */
+	u64 credit_at_ns;	/* when hold_credit_ns was last topped up */
+	u64 sync_events;	/* targets it woke or created: the event stream's counter */
 	u32 pct_drop_to;	/* --mode pct: a change point falls in this run: the priority after it */
 	s32 last_cpu;		/* where it last ran; -1 never */
 	u8 in_tree;		/* in a registered process tree */
@@ -28,7 +32,8 @@ struct task_ctx {
 	u8 restore_vtime;	/* queued off its fair vtime: set it back to fair_vtime when it runs */
 	u8 woke_on_idle;	/* ops.select_cpu claimed an idle CPU for this wake-up */
 	u8 window;		/* --mode windows: enum window_state */
-	u8 preempted;		/* its --preempt timer fired: the next enqueue is a fuzzing event */
+	u8 kicked;		/* enum fuzz_trace_kind of a preemption asked at a wake-up or creation
+				 * it made (0: none): its next enqueue holds it back */
 };
 
 struct {

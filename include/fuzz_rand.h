@@ -38,8 +38,12 @@ enum fuzz_dist {
 	FUZZ_DIST_LOGUNIFORM,	/* log(duration) uniform: as many 10-100 us as 10-100 ms (heavy tail) */
 };
 
+/* BPF passes at most 5 arguments: helpers that take more are always inlined. */
+#define FUZZ_INLINE static inline __attribute__((always_inline))
+
 #define FUZZ_PPM 1000000u	/* probabilities are in parts per million */
 #define FUZZ_FIX 16		/* fixed-point fraction bits of the log2/exp2 helpers */
+#define FUZZ_LOG2_10_FIX 217706	/* log2(10) in FUZZ_FIX fixed point: one decade */
 
 /* A strong 64-bit mixer (the murmur3/splitmix finaliser): every input bit moves every output bit. */
 static inline __u64 fuzz_mix64(__u64 x)
@@ -70,6 +74,8 @@ enum fuzz_stream {
 	FUZZ_STREAM_SERIAL = 2,		/* n-th event: its place among the waiting targets */
 	FUZZ_STREAM_PCT = 3,		/* 0: its --mode pct priority; n: the n-th run's change moment */
 	FUZZ_STREAM_PCT_STEPS = 4,	/* the run's change points (key 0) */
+	FUZZ_STREAM_EVENT = 5,		/* n-th target it woke or created: preempt it there? */
+	FUZZ_STREAM_SCALE = 6,		/* the run's own scale of holds (key 0) */
 };
 
 static inline __u64 fuzz_stream_draw(__u64 seed, __u64 key, __u32 stream, __u64 n)
@@ -164,6 +170,53 @@ static inline __u64 fuzz_duration(__u64 r, __u32 dist, __u64 lo, __u64 hi)
 	default:
 		return fuzz_uniform(r, lo, hi);
 	}
+}
+
+/*
+ * A hold's length. Each run has a scale of its own: one decade of [lo, hi]
+ * drawn log-uniformly from the seed. A share `scale_ppm` of the holds is
+ * drawn within it, the rest from `dist` over all of [lo, hi]: holds of one
+ * size keep a run's threads comparable (which of two held threads comes back
+ * first is a coin toss, whatever the scale), and the rest still reaches
+ * every scale in every run.
+ */
+FUZZ_INLINE __u64 fuzz_hold_ns(__u64 seed, __u64 r, __u32 dist, __u64 lo, __u64 hi, __u32 scale_ppm)
+{
+	__u64 a, b, s, x;
+
+	if (!scale_ppm || hi < 100 * (lo ? lo : 1) || !fuzz_chance(r, scale_ppm))
+		return fuzz_duration(fuzz_mix64(r), dist, lo, hi);
+	/* in log space: no logarithm of a drawn value (the BPF verifier would walk every path) */
+	a = fuzz_log2_fix(lo ? lo : 1);
+	b = fuzz_log2_fix(hi);
+	s = fuzz_uniform(fuzz_stream_draw(seed, 0, FUZZ_STREAM_SCALE, 0), a, b - FUZZ_LOG2_10_FIX);
+	x = fuzz_exp2_fix(fuzz_uniform(fuzz_mix64(r), s, s + FUZZ_LOG2_10_FIX));
+	return x < lo ? lo : x > hi ? hi : x;
+}
+
+/*
+ * Preempt the thread `key` at the n-th wake-up or creation of another target
+ * it makes? True with probability ppm / 10^6.
+ */
+static inline int fuzz_event_preempts(__u64 seed, __u64 key, __u64 n, __u32 ppm)
+{
+	return ppm && fuzz_chance(fuzz_stream_draw(seed, key, FUZZ_STREAM_EVENT, n), ppm);
+}
+
+/*
+ * --preempt auto, the thread `key`'s run number `run`: with probability
+ * ppm / 10^6, a timer uniform in [min_ns, burst_ns] (its usual run length,
+ * clamped to [min_ns, max_ns]), else 0: no timer this run.
+ */
+FUZZ_INLINE __u64 fuzz_burst_timer_ns(__u64 seed, __u64 key, __u64 run, __u32 ppm, __u64 burst_ns,
+					__u64 min_ns, __u64 max_ns)
+{
+	__u64 r = fuzz_stream_draw(seed, key, FUZZ_STREAM_PREEMPT, run);
+
+	if (!ppm || !fuzz_chance(r, ppm))
+		return 0;
+	burst_ns = burst_ns < min_ns ? min_ns : burst_ns > max_ns ? max_ns : burst_ns;
+	return fuzz_uniform(fuzz_mix64(r), min_ns, burst_ns);
 }
 
 /*

@@ -60,6 +60,9 @@ enum fuzz_defaults {
 #define FUZZ_BUDGET_WINDOW_NS	(1000ULL * 1000 * 1000)	/* the delay budget's window of run time */
 #define FUZZ_MAX_SLEEP_NS	(2000ULL * 1000 * 1000)	/* --mode windows: one sleep window */
 #define FUZZ_MIN_PREEMPT_NS	(10ULL * 1000)		/* --preempt: shortest timer */
+#define FUZZ_MIN_BURST_TIMER_NS	(1ULL * 1000)		/* --preempt auto: shortest timer */
+#define FUZZ_FIRST_BURST_NS	(100ULL * 1000)		/* --preempt auto: a new thread's burst, until seen */
+#define FUZZ_HOLD_ALLOWANCE_NS	(1000ULL * 1000 * 1000)	/* --hold-share: what a thread may be held at once */
 #define FUZZ_MAX_PREEMPT_NS	(100ULL * 1000 * 1000)	/* --preempt: longest timer */
 #define FUZZ_SERIAL_SPREAD_NS	(10ULL * 1000 * 1000)	/* --serialize: random order within 10 ms */
 #define FUZZ_SERIAL_LEASE_NS	(250ULL * 1000 * 1000)	/* a claimed turn unused this long is void */
@@ -116,6 +119,17 @@ struct fuzz_knobs {
 						 * after this long (log-uniform); 0: never */
 	__u32 serialize;		/* --serialize: one target thread runs at a time */
 	__u32 pct_depth;		/* --mode pct: the bug depth D aimed at */
+	__u32 event_ppm;		/* chance a target that wakes or creates another target is
+					 * preempted right there and held back */
+	__u32 burst_timer_ppm;		/* --preempt auto: chance a target's run gets a timer drawn
+					 * inside its usual run burst (preempted and held when it fires) */
+	__u32 hold_share_ppm;		/* held time per wall time of a thread, beyond a 1 s allowance;
+					 * 0: unlimited */
+	__u32 start_ppm;		/* at a thread's creation: chance its creator is preempted and
+					 * held right there, and (drawn apart) that its start is held */
+	__u32 scale_ppm;		/* share of holds drawn within the run's own decade of
+					 * [delay_min_ns, delay_max_ns] (fuzz_hold_ns) */
+	__u32 _pad3;
 };
 
 /* Per-CPU counters; the loader sums each index over all possible CPUs. */
@@ -151,6 +165,9 @@ enum fuzz_stat {
 	FUZZ_STAT_PCT_CHANGES,		/* --mode pct: change points reached (a thread's priority dropped) */
 	FUZZ_STAT_TIMER_FAILS,		/* --preempt: a preemption timer the kernel refused to start */
 	FUZZ_STAT_PCT_STEPS,		/* --mode pct: steps (a target thread took over from another) */
+	FUZZ_STAT_PREEMPT_WAKE,		/* targets preempted right after waking another target */
+	FUZZ_STAT_PREEMPT_CREATE,	/* targets preempted right after creating a thread or process */
+	FUZZ_STAT_BURST_TIMERS,		/* --preempt auto: timers armed inside a run burst */
 	FUZZ_NR_STATS,
 };
 
@@ -199,6 +216,8 @@ enum fuzz_trace_kind {
 	FUZZ_EV_PREEMPT,	/* --preempt: preempted by its timer; value: ns it had run */
 	FUZZ_EV_HANDOVER,	/* --serialize: given the targets' turn; value: ns it waited */
 	FUZZ_EV_PCT_CHANGE,	/* --mode pct: its priority dropped; value: the new priority */
+	FUZZ_EV_PREEMPT_WAKE,	/* preempted right after waking a target; value: that thread's tid */
+	FUZZ_EV_PREEMPT_CREATE,	/* preempted right after creating a thread; value: its tid */
 	FUZZ_NR_EV,
 };
 

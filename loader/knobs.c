@@ -24,27 +24,37 @@ struct preset {
 
 /*
  * low is for production: rare, short delays (<= 1 ms) within a 1% budget.
- * medium is the default. Slices below the kernel's tick (4 ms on Debian) only
- * take effect at the next tick or wake-up.
+ * medium is the default: holds at every scale, 1 us to 1 s (log-uniform, so
+ * each decade is as likely), at wake-ups, at the wake-ups and creations a
+ * target makes (--events) and inside its run bursts (--preempt auto), each
+ * thread held at most a share of its wall time beyond a first second.
+ * Slices below the kernel's tick (4 ms on Debian) only take effect at the
+ * next tick or wake-up.
  */
 static const struct preset presets[] = {
 	{ "off", { .target_by = 0 } },
 	{ "low", { .delay_ppm = PCT(2), .delay_dist = FUZZ_DIST_LOGUNIFORM,
 		   .delay_min_ns = 10 * US, .delay_max_ns = 1 * MS, .budget_ppm = PCT(1),
 		   .jitter_ns = 500 * US, .slice_min_ns = 1 * MS, .slice_max_ns = 5 * MS,
-		   .migrate_ppm = PCT(1) } },
+		   .migrate_ppm = PCT(1), .event_ppm = PCT(2), .start_ppm = PCT(2) } },
 	{ "medium", { .delay_ppm = PCT(20), .delay_dist = FUZZ_DIST_LOGUNIFORM,
-		      .delay_min_ns = 50 * US, .delay_max_ns = 50 * MS, .jitter_ns = 10 * MS,
+		      .delay_min_ns = 1 * US, .delay_max_ns = 1000 * MS, .jitter_ns = 10 * MS,
 		      .slice_min_ns = 200 * US, .slice_max_ns = 5 * MS,
-		      .migrate_ppm = PCT(10), .far_ppm = PCT(5) } },
+		      .migrate_ppm = PCT(10), .far_ppm = PCT(5), .event_ppm = PCT(20), .start_ppm = PCT(50),
+		      .scale_ppm = PCT(50),
+		      .burst_timer_ppm = PCT(20), .hold_share_ppm = PCT(25) } },
 	{ "high", { .delay_ppm = PCT(40), .delay_dist = FUZZ_DIST_LOGUNIFORM,
-		    .delay_min_ns = 100 * US, .delay_max_ns = 100 * MS, .jitter_ns = 20 * MS,
+		    .delay_min_ns = 1 * US, .delay_max_ns = 1000 * MS, .jitter_ns = 20 * MS,
 		    .slice_min_ns = 100 * US, .slice_max_ns = 3 * MS,
-		    .migrate_ppm = PCT(25), .far_ppm = PCT(10) } },
+		    .migrate_ppm = PCT(25), .far_ppm = PCT(10), .event_ppm = PCT(40), .start_ppm = PCT(60),
+		    .scale_ppm = PCT(50),
+		    .burst_timer_ppm = PCT(40), .hold_share_ppm = PCT(50) } },
 	{ "extreme", { .delay_ppm = PCT(70), .delay_dist = FUZZ_DIST_LOGUNIFORM,
-		       .delay_min_ns = 1 * MS, .delay_max_ns = 500 * MS, .jitter_ns = 40 * MS,
+		       .delay_min_ns = 1 * US, .delay_max_ns = 1000 * MS, .jitter_ns = 40 * MS,
 		       .slice_min_ns = 50 * US, .slice_max_ns = 2 * MS,
-		       .migrate_ppm = PCT(50), .far_ppm = PCT(25) } },
+		       .migrate_ppm = PCT(50), .far_ppm = PCT(25), .event_ppm = PCT(70), .start_ppm = PCT(80),
+		       .scale_ppm = PCT(50),
+		       .burst_timer_ppm = PCT(70), .hold_share_ppm = PCT(75) } },
 };
 
 /*
@@ -174,7 +184,7 @@ int knobs_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, si
 		k->delay_min_ns = x->delay_min_ns;
 		k->delay_max_ns = x->delay_max_ns;
 		if (!(set & KNOB_DELAY_PROB) && !k->delay_ppm)
-			k->delay_ppm = PCT(20);	/* a range alone asks for delays */
+			k->delay_ppm = k->start_ppm = PCT(20);	/* a range alone asks for delays */
 	}
 	if (set & KNOB_DELAY_PROB)
 		k->delay_ppm = x->delay_ppm;
@@ -202,14 +212,27 @@ int knobs_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, si
 	}
 	if (set & KNOB_NO_SCALE)
 		k->scale_slice = 0;
-	if (set & KNOB_PREEMPT) {
+	if (set & KNOB_PREEMPT) {	/* a fixed range replaces the burst timers */
 		k->preempt_min_ns = x->preempt_min_ns;
 		k->preempt_max_ns = x->preempt_max_ns;
+		k->burst_timer_ppm = 0;
 	}
+	if (set & KNOB_PREEMPT_OFF)
+		k->burst_timer_ppm = 0;
+	if ((set & KNOB_PREEMPT_AUTO) && !k->burst_timer_ppm)
+		k->burst_timer_ppm = PCT(20);
+	if (set & KNOB_EVENTS)
+		k->event_ppm = x->event_ppm;
+	if (set & KNOB_STARTS)
+		k->start_ppm = x->start_ppm;
+	if (set & KNOB_RUN_SCALE)
+		k->scale_ppm = x->scale_ppm;
+	if (set & KNOB_HOLD_SHARE)
+		k->hold_share_ppm = x->hold_share_ppm;
 	if (set & KNOB_SERIALIZE)
 		k->serialize = 1;
-	if ((set & (KNOB_PREEMPT | KNOB_SERIALIZE)) && o->windows) {
-		snprintf(err, err_len, "--preempt and --serialize do not apply to --mode windows");
+	if ((set & (KNOB_PREEMPT | KNOB_PREEMPT_AUTO | KNOB_SERIALIZE | KNOB_EVENTS | KNOB_STARTS)) && o->windows) {
+		snprintf(err, err_len, "--preempt, --events, --starts and --serialize do not apply to --mode windows");
 		return EXIT_USAGE;
 	}
 	if (k->preempt_max_ns &&

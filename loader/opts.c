@@ -18,10 +18,14 @@ static const char usage[] =
 "      --exclude-comm NAME[*]  never fuzz threads so named; --java: the JVM's own\n"
 "  -i, --intensity off|low|medium|high|extreme  (default medium; low: 1% budget)\n"
 "      --seed N          seed of every random decision (default random, printed)\n"
-"      --delay MIN:MAX   hold target wake-ups back (e.g. 50us:50ms), --delay-prob\n"
-"                        PCT of them, --delay-dist uniform|exp|loguniform\n"
+"      --delay MIN:MAX   hold target wake-ups back (1us:1s), --delay-prob PCT of\n"
+"                 them, --delay-dist uniform|exp|loguniform; --hold-share PCT (25),\n"
+"                 --run-scale PCT: of holds within the run's own decade (50)\n"
+"      --events PCT  preempt and hold a target that wakes another target (20);\n"
+"      --starts PCT  at a thread creation, the creator, and apart the thread (50)\n"
+"      --preempt auto|off|MIN:MAX  timers inside run bursts (auto), or fixed range\n"
 "      --jitter DUR   --budget PCT (of run time)   --migrate[-far] PCT (LLC/node)\n"
-"      --preempt MIN:MAX (20us:500us)  --serialize (one target thread at a time)\n"
+"      --serialize  one target thread at a time\n"
 "      --mode pct --depth D  priorities, D-1 change points (--pct-steps K: steps)\n"
 "  -r, --repeat N, --until-failure, --until-success  run CMD again and again\n"
 "  -t, --timeout S  a longer run is a hang   --fail-on RE  output that is failure\n"
@@ -38,7 +42,8 @@ static const char usage[] =
 /* Long options without a short letter. */
 enum { OPT_ERROR_CMD = 256, OPT_ERROR_INTERVAL, OPT_EXCLUDE_COMM, OPT_JAVA, OPT_ITERATION_TIME,
        OPT_MAX_ITERATIONS, OPT_MODE, OPT_RUN, OPT_SLEEP, OPT_SYSTEM_SLICE, OPT_NO_SCALE,
-       OPT_PREEMPT, OPT_SERIALIZE, OPT_DEPTH, OPT_PCT_STEPS };
+       OPT_PREEMPT, OPT_SERIALIZE, OPT_DEPTH, OPT_PCT_STEPS, OPT_EVENTS, OPT_HOLD_SHARE, OPT_STARTS,
+       OPT_RUN_SCALE };
 
 static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 {
@@ -111,6 +116,10 @@ const struct option fuzz_longopts[] = {
 	{ "system-slice", required_argument, NULL, OPT_SYSTEM_SLICE },
 	{ "no-scale-slice", no_argument, NULL, OPT_NO_SCALE },
 	{ "preempt", required_argument, NULL, OPT_PREEMPT },
+	{ "events", required_argument, NULL, OPT_EVENTS },
+	{ "starts", required_argument, NULL, OPT_STARTS },
+	{ "run-scale", required_argument, NULL, OPT_RUN_SCALE },
+	{ "hold-share", required_argument, NULL, OPT_HOLD_SHARE },
 	{ "serialize", no_argument, NULL, OPT_SERIALIZE },
 	{ "depth", required_argument, NULL, OPT_DEPTH },
 	{ "pct-steps", required_argument, NULL, OPT_PCT_STEPS },
@@ -267,9 +276,35 @@ static int parse_fuzz_opt(int c, const char *arg, struct fuzz_opts *o)
 		o->knobs_set |= KNOB_NO_SCALE;
 		return 0;
 	case OPT_PREEMPT:
-		if (parse_range_ns(arg, &k->preempt_min_ns, &k->preempt_max_ns))
-			return bad("--preempt (MIN:MAX, e.g. 20us:500us)", arg);
-		o->knobs_set |= KNOB_PREEMPT;
+		o->knobs_set &= ~(KNOB_PREEMPT | KNOB_PREEMPT_AUTO | KNOB_PREEMPT_OFF);
+		if (!strcmp(arg, "auto"))
+			o->knobs_set |= KNOB_PREEMPT_AUTO;
+		else if (!strcmp(arg, "off"))
+			o->knobs_set |= KNOB_PREEMPT_OFF;
+		else if (parse_range_ns(arg, &k->preempt_min_ns, &k->preempt_max_ns))
+			return bad("--preempt (auto, off or MIN:MAX, e.g. 20us:500us)", arg);
+		else
+			o->knobs_set |= KNOB_PREEMPT;
+		return 0;
+	case OPT_EVENTS:
+		if (parse_percent_ppm(arg, &k->event_ppm))
+			return bad("--events (percent, 0..100)", arg);
+		o->knobs_set |= KNOB_EVENTS;
+		return 0;
+	case OPT_STARTS:
+		if (parse_percent_ppm(arg, &k->start_ppm))
+			return bad("--starts (percent, 0..100)", arg);
+		o->knobs_set |= KNOB_STARTS;
+		return 0;
+	case OPT_RUN_SCALE:
+		if (parse_percent_ppm(arg, &k->scale_ppm))
+			return bad("--run-scale (percent, 0..100)", arg);
+		o->knobs_set |= KNOB_RUN_SCALE;
+		return 0;
+	case OPT_HOLD_SHARE:
+		if (parse_percent_ppm(arg, &k->hold_share_ppm))
+			return bad("--hold-share (percent, 0..100; 0: no limit)", arg);
+		o->knobs_set |= KNOB_HOLD_SHARE;
 		return 0;
 	case OPT_SERIALIZE:
 		o->knobs_set |= KNOB_SERIALIZE;

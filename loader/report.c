@@ -72,9 +72,12 @@ void report_run_line(const struct campaign *c, const struct run *r)
 static void print_counters(FILE *out, const uint64_t *v)
 {
 	fprintf(out, "scx_fuzz: its counters: delayed=%llu (%.1f ms in all, %llu skipped by the budget) "
+		"preempted: after a wake-up %llu, after a creation %llu, by a timer %llu; "
 		"migrate_llc=%llu migrate_node=%llu target_runs=%llu\n",
 		(unsigned long long)v[FUZZ_STAT_DELAYED], v[FUZZ_STAT_DELAY_NS] / 1e6,
-		(unsigned long long)v[FUZZ_STAT_THROTTLED], (unsigned long long)v[FUZZ_STAT_MIGRATE_LLC],
+		(unsigned long long)v[FUZZ_STAT_THROTTLED], (unsigned long long)v[FUZZ_STAT_PREEMPT_WAKE],
+		(unsigned long long)v[FUZZ_STAT_PREEMPT_CREATE], (unsigned long long)v[FUZZ_STAT_PREEMPTED],
+		(unsigned long long)v[FUZZ_STAT_MIGRATE_LLC],
 		(unsigned long long)v[FUZZ_STAT_MIGRATE_NODE], (unsigned long long)v[FUZZ_STAT_TARGET_RUNS]);
 }
 

@@ -37,6 +37,9 @@ const char *const fuzz_stat_names[FUZZ_NR_STATS] = {
 	[FUZZ_STAT_PCT_CHANGES] = "pct_changes",
 	[FUZZ_STAT_TIMER_FAILS] = "timer_fails",
 	[FUZZ_STAT_PCT_STEPS] = "pct_steps",
+	[FUZZ_STAT_PREEMPT_WAKE] = "preempt_wake",
+	[FUZZ_STAT_PREEMPT_CREATE] = "preempt_create",
+	[FUZZ_STAT_BURST_TIMERS] = "burst_timers",
 };
 
 static double pct(uint64_t part, uint64_t whole)

@@ -105,6 +105,14 @@ static void write_event(FILE *f, const struct fuzz_trace_event *e, struct fuzz_t
 		fprintf(f, ",\"s\":\"t\",\"args\":{\"priority\":%llu,\"cpu\":%u}}",
 			(unsigned long long)e->value, e->cpu);
 		return;
+	case FUZZ_EV_PREEMPT_WAKE:
+	case FUZZ_EV_PREEMPT_CREATE:
+		head(f, e->kind == FUZZ_EV_PREEMPT_WAKE ? "preempted after a wake-up" :
+		     "preempted after a creation", "i", e, e->ts_ns, t0, first);
+		fprintf(f, ",\"s\":\"t\",\"args\":{\"%s\":%llu,\"cpu\":%u}}",
+			e->kind == FUZZ_EV_PREEMPT_WAKE ? "woke_tid" : "created_tid",
+			(unsigned long long)e->value, e->cpu);
+		return;
 	case FUZZ_EV_HANDOVER:
 		head(f, "turn (serialized)", "i", e, e->ts_ns, t0, first);
 		fprintf(f, ",\"s\":\"t\",\"args\":{\"waited_us\":%.1f,\"cpu\":%u}}", e->value / 1000.0, e->cpu);

@@ -9,7 +9,8 @@ import argparse
 import json
 import sys
 
-GLYPHS = [("!", "moved to a far node"), ("m", "moved to another LLC"), ("#", "running"),
+GLYPHS = [("!", "moved to a far node"), ("m", "moved to another LLC"),
+          ("p", "preempted by scx_fuzz (after a wake-up or creation, or by a timer)"), ("#", "running"),
           ("~", "held back by scx_fuzz"), (".", "not running")]
 RANK = {g: i for i, (g, _) in enumerate(GLYPHS)}
 
@@ -54,7 +55,8 @@ def main():
         c1 = min(a.width - 1, int((t1 - start) / step))
         glyph = {"run": "#", "delayed": "~"}.get(e["name"])
         if glyph is None:
-            glyph = "!" if "far" in e["name"] else "m" if e["name"].startswith("migrated") else None
+            glyph = ("!" if "far" in e["name"] else "m" if e["name"].startswith("migrated") else
+                     "p" if e["name"].startswith("preempted") else None)
         if glyph:
             for c in range(c0, c1 + 1):
                 mark(row, c, glyph)

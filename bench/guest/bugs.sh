@@ -29,6 +29,9 @@ case " $modes " in *" pct"[1-8]" "*)
 		echo "STEPS example=$ex pct_steps=$steps"
 	done ;;
 esac
+for ex in $examples; do
+	[ -x "./$ex" ] || { echo "BENCH-ERROR: $ex is not in the guest"; exit 3; }
+done
 for r in $(seq "$rounds"); do
 	order=$(echo $modes | awk -v k="$r" '{ for (i = 0; i < NF; i++) printf "%s ", $(((i + k) % NF) + 1) }')
 	for ex in $examples; do
@@ -40,7 +43,8 @@ for r in $(seq "$rounds"); do
 			t1=$(now)
 			# 0 pass; 1 the race fired; 124/137/143 or scx_fuzz's 124 a hang; 3 scheduler trouble
 			# a slowed-down run cut by the time limit did not show the race (but a deadlock did)
-			case $rc in 0) res=pass ;; 3) res=error ;; 124) [ "$ex" = deadlock ] && res=fail || res=timeout ;;
+			# 2, 126, 127: the example could not run (bad usage, missing): not a hit
+			case $rc in 0) res=pass ;; 2|3|126|127) res=error ;; 124) [ "$ex" = deadlock ] && res=fail || res=timeout ;;
 			*) res=fail ;; esac
 			echo "RESULT example=$ex mode=$mode round=$r seed=$seed result=$res rc=$rc secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')"
 		done

@@ -218,3 +218,36 @@ Test(knobs, pct_mode)
 	cr_assert_eq(parse_opts(7, mixed_argv, &o, &done, stdout), 0);
 	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), EXIT_USAGE);
 }
+
+/* Event preemptions, burst timers and the hold share: on from medium, each flag overrides, all checked. */
+Test(knobs, events_bursts_and_hold_share)
+{
+	char *auto_argv[] = { "scx_fuzz", "-i", "low", "--preempt", "auto", "--", "x", NULL };
+	char *off_argv[] = { "scx_fuzz", "--preempt", "off", "--events", "0", "--hold-share", "0", "--", "x", NULL };
+	char *fixed_argv[] = { "scx_fuzz", "--preempt", "20us:500us", "--", "x", NULL };
+	char *bad_argv[] = { "scx_fuzz", "--events", "150", "--", "x", NULL };
+	char *bad_pre_argv[] = { "scx_fuzz", "--preempt", "sometimes", "--", "x", NULL };
+	char *win_argv[] = { "scx_fuzz", "--mode", "windows", "--events", "10", "--", "x", NULL };
+	struct fuzz_opts o, plain = { 0 };
+	struct fuzz_knobs k;
+	char err[256];
+	bool done;
+
+	cr_assert_eq(knobs_resolve(&plain, &k, err, sizeof(err)), 0);
+	cr_assert(k.event_ppm && k.burst_timer_ppm && k.hold_share_ppm, "on by default (medium)");
+	cr_assert(k.delay_min_ns <= 1000 && k.delay_max_ns == FUZZ_MAX_DELAY_NS, "holds at every scale, 1 us to 1 s");
+	cr_assert_eq(parse_opts(7, auto_argv, &o, &done, stdout), 0);
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), 0, "%s", err);
+	cr_assert(k.burst_timer_ppm && !k.preempt_max_ns, "--preempt auto turns burst timers on");
+	cr_assert_eq(k.budget_ppm, 10000, "low keeps its budget");
+	cr_assert_eq(parse_opts(9, off_argv, &o, &done, stdout), 0);
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), 0, "%s", err);
+	cr_assert(!k.burst_timer_ppm && !k.preempt_max_ns && !k.event_ppm && !k.hold_share_ppm);
+	cr_assert_eq(parse_opts(5, fixed_argv, &o, &done, stdout), 0);
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), 0, "%s", err);
+	cr_assert(!k.burst_timer_ppm && k.preempt_max_ns == 500000, "a fixed range replaces the burst timers");
+	cr_assert_eq(parse_opts(5, bad_argv, &o, &done, stdout), EXIT_USAGE);
+	cr_assert_eq(parse_opts(5, bad_pre_argv, &o, &done, stdout), EXIT_USAGE);
+	cr_assert_eq(parse_opts(7, win_argv, &o, &done, stdout), 0);
+	cr_assert_eq(knobs_resolve(&o, &k, err, sizeof(err)), EXIT_USAGE, "--events is not the original tool's");
+}

@@ -182,3 +182,90 @@ Test(rand, pct_change_points)
 	fuzz_pct_change_points(1, 0, 1, at);
 	cr_assert_eq(at[0], 1, "no steps known: the first step");
 }
+
+/* --events: the preemption at a wake-up or creation is a per-thread, per-event coin of the given odds. */
+Test(rand, event_preemption_draw)
+{
+	unsigned hits = 0, n = 200000;
+
+	for (unsigned i = 0; i < n; i++)
+		hits += fuzz_event_preempts(42, 7, i, 200000);
+	cr_assert(hits > n / 5 - n / 100 && hits < n / 5 + n / 100, "20%% asked, %u of %u drawn", hits, n);
+	cr_assert_eq(fuzz_event_preempts(42, 7, 3, 0), 0, "0 ppm never preempts");
+	for (unsigned i = 0; i < 64; i++)
+		cr_assert_eq(fuzz_event_preempts(42, 7, i, 500000), fuzz_event_preempts(42, 7, i, 500000),
+			     "a pure function of (seed, key, n)");
+	hits = 0;
+	for (unsigned i = 0; i < 64; i++)
+		hits += fuzz_event_preempts(42, 7, i, 500000) != fuzz_event_preempts(43, 7, i, 500000);
+	cr_assert_gt(hits, 8, "another seed, other decisions");
+}
+
+/* --preempt auto: a timer inside the thread's usual burst, on the drawn share of its runs. */
+Test(rand, burst_timer_draw)
+{
+	unsigned armed = 0, n = 100000, low_half = 0;
+	__u64 d;
+
+	for (unsigned run = 0; run < n; run++) {
+		d = fuzz_burst_timer_ns(9, 11, run, 200000, 40000, 1000, 100000000);
+		if (!d)
+			continue;
+		armed++;
+		cr_assert(d >= 1000 && d <= 40000, "within [1 us, the 40 us burst]: %llu", (unsigned long long)d);
+		low_half += d < 20500;
+	}
+	cr_assert(armed > n / 5 - n / 50 && armed < n / 5 + n / 50, "20%% of runs armed: %u", armed);
+	cr_assert(low_half > armed * 45 / 100 && low_half < armed * 55 / 100, "uniform over the burst");
+	cr_assert_eq(fuzz_burst_timer_ns(9, 11, 1, 0, 40000, 1000, 100000000), 0, "0 ppm: no timer");
+	for (unsigned run = 0; run < 1000; run++) {
+		d = fuzz_burst_timer_ns(9, 11, run, 1000000, 10, 1000, 100000000);
+		cr_assert_eq(d, 1000, "a burst shorter than the shortest timer gets the shortest");
+		d = fuzz_burst_timer_ns(9, 11, run, 1000000, 1ULL << 40, 1000, 5000000);
+		cr_assert(d >= 1000 && d <= 5000000, "a long burst is capped");
+	}
+}
+
+/* Holds: a run's own decade for most, the whole range for the rest; a seed's decade is its own. */
+Test(rand, hold_scale_per_run)
+{
+	const __u64 lo = 1000, hi = 1000000000;	/* 1 us .. 1 s */
+	unsigned in_decade, n = 20000, decades_seen = 0;
+	__u64 first[8];
+
+	for (__u64 seed = 1; seed <= 8; seed++) {
+		__u64 mn = ~0ULL, mx = 0, d;
+
+		in_decade = 0;
+		for (unsigned i = 0; i < n; i++) {
+			d = fuzz_hold_ns(seed, fuzz_draw(seed, 5, i, FUZZ_SLOT_DELAY_LEN), FUZZ_DIST_LOGUNIFORM,
+					 lo, hi, 750000);
+			cr_assert(d >= lo && d <= hi, "within [lo, hi]: %llu", (unsigned long long)d);
+			if (d < mn)
+				mn = d;
+			if (d > mx)
+				mx = d;
+		}
+		/* the run's decade: the densest span of x10 among the draws */
+		for (unsigned i = 0; i < n; i++) {
+			d = fuzz_hold_ns(seed, fuzz_draw(seed, 5, i, FUZZ_SLOT_DELAY_LEN), FUZZ_DIST_LOGUNIFORM,
+					 lo, hi, 750000);
+			__u64 s = fuzz_hold_ns(seed, 0, FUZZ_DIST_LOGUNIFORM, lo, hi, 1000000);	/* r = 0: its bottom */
+
+			in_decade += d >= s && d <= s * 10 + s / 100;
+		}
+		first[seed - 1] = fuzz_hold_ns(seed, 0, FUZZ_DIST_LOGUNIFORM, lo, hi, 1000000);
+		cr_assert(in_decade > n * 3 / 4, "seed %llu: most holds in the run's decade: %u of %u",
+			  (unsigned long long)seed, in_decade, n);
+		cr_assert(mn < 10 * lo * 100 || mx > hi / 100, "the rest reaches other scales");
+	}
+	for (int i = 0; i < 8; i++)
+		for (int j = 0; j < i; j++)
+			decades_seen += first[i] / first[j] > 3 || first[j] / first[i] > 3;
+	cr_assert_gt(decades_seen, 14, "seeds pick different decades");
+	for (unsigned i = 0; i < 1000; i++) {
+		__u64 d = fuzz_hold_ns(3, fuzz_draw(3, 5, i, 0), FUZZ_DIST_UNIFORM, 1000, 50000, 750000);
+
+		cr_assert(d >= 1000 && d <= 50000, "a range under 2 decades has no run scale");
+	}
+}

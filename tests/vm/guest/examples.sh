@@ -4,6 +4,7 @@
 # usage: examples.sh [RUNS_DEFAULT [RUNS_FUZZ]]
 . ./lib.sh
 runs_default=${1:-10} runs_fuzz=${2:-7}
+require ./scx_fuzz ./expiry ./overbook ./lazyinit ./refcount ./phases ./deadlock
 for ex in expiry overbook lazyinit refcount phases deadlock; do
 	fails=0
 	for i in $(seq "$runs_default"); do timeout 20 ./$ex >/dev/null 2>&1 || fails=$((fails + 1)); done

@@ -3,6 +3,7 @@
 # Runs in the guest. usage: fuzz.sh [RUNS_DEFAULT [RUNS_FUZZ]]
 . ./lib.sh
 runs_default=${1:-20} runs_fuzz=${2:-10}
+require ./scx_fuzz ./expiry ./mixload ./named
 
 # 1. Calibrated quiet under the default scheduler.
 fails=0

@@ -1,12 +1,13 @@
 # Races whose window is straight-line code (examples/lostupdate, halfinit,
 # checkact, twostep): quiet under the default scheduler and under scx_fuzz's
-# wake-up delays (medium), found by --serialize with --preempt; --mode pct at
+# wake-up delays alone, found by --serialize with --preempt; --mode pct at
 # depths 2 and 3 is run and its hit rate shown (bench/bugs --straight-line
 # measures all modes). Also checks the serialization itself. Runs in the guest.
 # usage: interleave.sh [RUNS [PCT_RUNS]]   (PCT_RUNS: per depth; default RUNS)
 . ./lib.sh
 runs=${1:-20}
 pct_runs=${2:-$runs}
+require ./scx_fuzz ./lostupdate ./halfinit ./checkact ./twostep
 FUZZ="--serialize --preempt 20us:500us"
 # counter NAME JSON: the sum of a counter over a campaign's runs
 counter() {
@@ -25,9 +26,11 @@ for ex in lostupdate halfinit checkact twostep; do
 	fails=0 t0=$(date +%s)
 	for i in $(seq "$runs"); do timeout 20 ./$ex >/dev/null 2>&1 || fails=$((fails + 1)); done
 	expect_cmp "$fails" "==" 0 "$ex: quiet in $runs runs under the default scheduler ($(($(date +%s) - t0)) s)"
-	./scx_fuzz --repeat "$runs" --timeout 20 --json /tmp/$ex-medium.json -- ./$ex >"$OUT" 2>&1
+	# medium's held wake-ups, without its preemptions (burst timers, events): no way into the window
+	./scx_fuzz --preempt off --events 0 --starts 0 --repeat "$runs" --timeout 20 --json /tmp/$ex-medium.json \
+		-- ./$ex >"$OUT" 2>&1
 	expect_cmp "$(failures /tmp/$ex-medium.json)" "==" 0 \
-		"$ex: quiet in $runs runs under wake-up delays alone (--intensity medium)"
+		"$ex: quiet in $runs runs under wake-up delays alone (medium, --preempt off --events 0 --starts 0)"
 	expect_cmp "$(counter delayed /tmp/$ex-medium.json)" ">" 0 "$ex: medium did hold wake-ups back"
 	./scx_fuzz $FUZZ --repeat "$runs" --timeout 20 --json /tmp/$ex-serial.json -- ./$ex >"$OUT" 2>&1
 	grep '^scx_fuzz: run ' "$OUT" | head -n 3 | sed 's/^/    | /'

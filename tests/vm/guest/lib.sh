@@ -63,3 +63,13 @@ hb() {
 
 # best TIMES...: the smallest (the emulator's own noise only ever slows a run down).
 best() { echo "$@" | tr ' ' '\n' | grep . | sort -n | head -n1; }
+
+# require PROGRAM...: each must be in the guest; else one "not ok" line each and the
+# script stops (so "guest script completed" is missing and the test fails).
+require() {
+	missing=0
+	for p in "$@"; do
+		[ -x "$p" ] || { not_ok "$p is not in the guest"; missing=1; }
+	done
+	[ $missing = 0 ] || exit 1
+}

@@ -1,0 +1,38 @@
+# The three examples written the way real bugs look (startorder: creator vs new
+# thread; timeout: a window behind a timeout; midupdate: an inconsistency inside
+# a short burst, the rival asleep): quiet under the default scheduler, found by
+# scx_fuzz with no flags in most runs. Then each event decision of the defaults
+# (preempt after a wake-up, after a creation, by a burst timer) fires, is
+# counted and is in the trace. Runs in the guest.
+# usage: events.sh [RUNS_DEFAULT [RUNS_FUZZ]]
+. ./lib.sh
+runs_default=${1:-10} runs_fuzz=${2:-7}
+require ./scx_fuzz ./startorder ./timeout ./midupdate
+for ex in startorder timeout midupdate; do
+	fails=0
+	for i in $(seq "$runs_default"); do timeout 20 ./$ex >/dev/null 2>&1 || fails=$((fails + 1)); done
+	expect_cmp "$fails" "==" 0 "$ex: quiet in $runs_default runs under the default scheduler"
+	./scx_fuzz --repeat "$runs_fuzz" --timeout 20 --seed 1 --json /tmp/$ex.json -- ./$ex >"$OUT" 2>&1
+	found=$(sed -n 's/.*"failures":\([0-9]*\).*/\1/p' /tmp/$ex.json)
+	grep '^scx_fuzz: run ' "$OUT" | sed 's/^/    | /'
+	expect_cmp "${found:-0}" ">=" $(((runs_fuzz + 1) / 2)) "$ex: found in most of $runs_fuzz runs with no flags"
+done
+
+# Every decision point fires and is traced: a run that counts as failed (--fail-on)
+# keeps its trace. expiry wakes its consumer often; startorder creates threads.
+run_cmd ./scx_fuzz --seed 3 --stats 60 --fail-on 'ok:' --trace /tmp/ev.json -- \
+	sh -c './expiry -n 200 -t 1000; ./startorder -n 20 -s 100'
+expect_cmp "$(stat preempt_wake)" ">" 0 "targets preempted right after waking another target"
+expect_cmp "$(stat preempt_create)" ">" 0 "targets preempted right after creating a thread"
+expect_cmp "$(stat burst_timers)" ">" 0 "burst timers armed (--preempt auto)"
+expect_cmp "$(stat preempted)" ">" 0 "burst timers preempted running targets"
+for ev in "preempted after a wake-up" "preempted after a creation" "preempted" "delayed"; do
+	expect_cmp "$(grep -c "\"name\":\"$ev\"" /tmp/ev.json)" ">" 0 "the trace shows '$ev'"
+done
+# --events 0 --starts 0 --preempt off: none of them
+run_cmd ./scx_fuzz --seed 3 --stats 60 --events 0 --starts 0 --preempt off -- \
+	sh -c './expiry -n 200 -t 1000; ./startorder -n 20 -s 100'
+expect_cmp "$(($(stat preempt_wake) + $(stat preempt_create) + $(stat burst_timers)))" "==" 0 \
+	"--events 0 --starts 0 --preempt off: no event preemption, no burst timer"
+expect_state disabled "detached at the end"
+echo "ok - guest script completed"; exit 0
