@@ -26,8 +26,8 @@ BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Iinclude -Ibp
 # Static so the loader runs in a bare initramfs.
 # hwloc's libudev use is stubbed out (topo/udev_stub.c): Debian has no static libudev.
 # Recursive (=), so pkg-config runs after `make deps` has installed what it asks about.
-LDLIBS     = -static $(shell pkg-config --static --libs libbpf 2>/dev/null || echo -lbpf -lelf -lz) \
-	-lhwloc -lm -lpthread
+LDLIBS     = -static $(shell pkg-config --static --libs libbpf libdw capstone 2>/dev/null || \
+	echo -lbpf -ldw -lbz2 -lelf -lz -llzma -lcapstone) -lhwloc -lm -lpthread
 TEST_LDLIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
 SKEL        := $(BUILD)/scx_fuzz.skel.h
@@ -120,7 +120,8 @@ $(BUILD)/tests/unit/%.o: tests/unit/%.c $(SKEL) | $(DEPS_OK)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) -Iloader -Itopo -c $< -o $@
 
 $(BUILD)/unit-tests: $(UNIT_OBJS) $(LIB_OBJS)
-	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(TEST_LDLIBS) $(shell pkg-config --libs libbpf) -lhwloc -lm -o $@
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(TEST_LDLIBS) $(shell pkg-config --libs libbpf libdw capstone) \
+		-lhwloc -lm -o $@
 
 unit-test: $(BUILD)/unit-tests
 	$(Q)./tests/run --unit-only

@@ -29,6 +29,7 @@
 #include "preempt.bpf.h"
 #include "serial.bpf.h"
 #include "events.bpf.h"
+#include "points.bpf.h"
 #include "steal.bpf.h"
 #include "stranded.bpf.h"
 

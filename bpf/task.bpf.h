@@ -23,6 +23,7 @@ struct task_ctx {
 	s64 hold_credit_ns;	/* --hold-share: held time it may still take (token bucket) */
 	u64 credit_at_ns;	/* when hold_credit_ns was last topped up */
 	u64 sync_events;	/* targets it woke or created: the event stream's counter */
+	u64 point_hits;		/* --points it reached: the point stream's counter */
 	u32 pct_drop_to;	/* --mode pct: a change point falls in this run: the priority after it */
 	s32 last_cpu;		/* where it last ran; -1 never */
 	u8 in_tree;		/* in a registered process tree */

@@ -76,6 +76,7 @@ enum fuzz_stream {
 	FUZZ_STREAM_PCT_STEPS = 4,	/* the run's change points (key 0) */
 	FUZZ_STREAM_EVENT = 5,		/* n-th target it woke or created: preempt it there? */
 	FUZZ_STREAM_SCALE = 6,		/* the run's own scale of holds (key 0) */
+	FUZZ_STREAM_POINT = 7,		/* n-th point it reached: preempt it there? */
 };
 
 static inline __u64 fuzz_stream_draw(__u64 seed, __u64 key, __u32 stream, __u64 n)

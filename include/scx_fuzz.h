@@ -25,6 +25,8 @@ enum fuzz_limits {
 	FUZZ_MAX_FAR_NODES = 16,	/* nodes at the largest distance, for forced migrations */
 	FUZZ_NO_LLC = 0xffff,		/* cpu_llc[] of an absent CPU */
 	FUZZ_MAX_DEPTH = 8,		/* --mode pct --depth D: at most D - 1 = 7 change points */
+	FUZZ_MAX_POINTS = 16384,	/* --points: uprobes placed in the target */
+	FUZZ_POINT_LOG = 16,		/* --points: the last points acted on, for the report */
 };
 
 /* DSQ ids the scheduler creates (user DSQ ids must be below 2^63). */
@@ -129,7 +131,8 @@ struct fuzz_knobs {
 					 * held right there, and (drawn apart) that its start is held */
 	__u32 scale_ppm;		/* share of holds drawn within the run's own decade of
 					 * [delay_min_ns, delay_max_ns] (fuzz_hold_ns) */
-	__u32 _pad3;
+	__u32 point_ppm;		/* --points: chance a target thread reaching a point is
+					 * preempted (and held) right there */
 };
 
 /* Per-CPU counters; the loader sums each index over all possible CPUs. */
@@ -168,6 +171,8 @@ enum fuzz_stat {
 	FUZZ_STAT_PREEMPT_WAKE,		/* targets preempted right after waking another target */
 	FUZZ_STAT_PREEMPT_CREATE,	/* targets preempted right after creating a thread or process */
 	FUZZ_STAT_BURST_TIMERS,		/* --preempt auto: timers armed inside a run burst */
+	FUZZ_STAT_POINT_HITS,		/* --points: a target thread reached a point */
+	FUZZ_STAT_POINT_ACTS,		/* --points: ... and was preempted there (pct: a change point) */
 	FUZZ_NR_STATS,
 };
 
@@ -218,6 +223,7 @@ enum fuzz_trace_kind {
 	FUZZ_EV_PCT_CHANGE,	/* --mode pct: its priority dropped; value: the new priority */
 	FUZZ_EV_PREEMPT_WAKE,	/* preempted right after waking a target; value: that thread's tid */
 	FUZZ_EV_PREEMPT_CREATE,	/* preempted right after creating a thread; value: its tid */
+	FUZZ_EV_POINT,		/* --points: preempted at a point; value: the point's index */
 	FUZZ_NR_EV,
 };
 
@@ -231,6 +237,13 @@ struct fuzz_trace_event {
 };
 
 #define FUZZ_TRACE_RB_BYTES (16u << 20)	/* ring buffer size when tracing */
+
+/* --points: one point acted on (point_log, read by the loader for the failure report). */
+struct fuzz_point_act {
+	__u64 ts_ns;
+	__u32 tid;
+	__u32 point;		/* index into the loader's point list */
+};
 
 /* Filled by ops.exit: why the kernel detached the scheduler. */
 struct fuzz_exit_record {

@@ -115,6 +115,42 @@ static uint64_t pct_expected_steps(const struct campaign *c)
 	return most ? most : FUZZ_PCT_DEFAULT_STEPS;
 }
 
+/* --points: the uprobes in the run's process, before it execs. */
+static int place_points(struct campaign *c, struct run *r, pid_t pid)
+{
+	int err = probes_attach(&c->probes, c->s->skel, c->points, pid);
+
+	r->points_placed = c->probes.placed;
+	if (err) {
+		fprintf(stderr, "scx_fuzz: cannot place any of the %zu points in %s: %s\n", c->points->n,
+			c->points->paths[0], strerror(-err));
+		return EXIT_SCHED;
+	}
+	if (c->probes.refused && r->n == 1)
+		fprintf(stderr, "scx_fuzz: the kernel refused %zu of the %zu points (%s)\n", c->probes.refused,
+			c->points->n, strerror(c->probes.last_err));
+	sched_point_log_reset(c->s);
+	return 0;
+}
+
+/* Every half second: points hit more often than --point-rate allows are dropped. */
+static void cool_points(struct campaign *c, pid_t pid, double *next)
+{
+	double now = now_s();
+	size_t n;
+
+	if (now < *next)
+		return;
+	n = probes_drop_hot(&c->probes, c->s->skel, now - *next + 0.5, c->o->point_rate);
+	*next = now + 0.5;
+	if (!n)
+		return;
+	probes_detach(&c->probes);
+	probes_attach(&c->probes, c->s->skel, c->points, pid);
+	fprintf(stderr, "scx_fuzz: %zu points hit more than %.0f times a second dropped (%zu in all)\n", n,
+		c->o->point_rate / 16, c->probes.nr_dropped);
+}
+
 /* One run of CMD; 0, or an exit status of scx_fuzz's own if the run could not be set up. */
 static int run_once(struct campaign *c, struct run *r)
 {
@@ -122,7 +158,7 @@ static int run_once(struct campaign *c, struct run *r)
 	struct target t = { .pid = -1, .gate_fd = -1, .exec_err_fd = -1 };
 	uint64_t before[FUZZ_NR_STATS] = { 0 };
 	int out_fd = -1, wstatus = 0, forwarded = 0, err, reaped = 0;
-	double start, next_stats;
+	double start, next_stats, next_points;
 	bool timed_out = false;
 	struct errcheck check;
 
@@ -148,7 +184,13 @@ static int run_once(struct campaign *c, struct run *r)
 		tree_kill();
 		return err;
 	}
-	start = next_stats = now_s();
+	if (c->points && (err = place_points(c, r, t.pid))) {
+		kill(t.pid, SIGKILL);
+		tree_kill();
+		sched_remove_target(c->s, t.pid);
+		return err;
+	}
+	start = next_stats = next_points = now_s();
 	next_stats += o->stats_interval_s;
 	if ((err = target_release(&t))) {
 		fprintf(stderr, "scx_fuzz: cannot run '%s': %s\n", o->cmd[0], strerror(-err));
@@ -164,6 +206,8 @@ static int run_once(struct campaign *c, struct run *r)
 		capture_read(&c->out);
 		sched_trace_drain(c->s);
 		watch(c, t.pid, &forwarded, &next_stats);
+		if (c->points)
+			cool_points(c, t.pid, &next_points);
 		if (o->timeout_s && now_s() - start >= o->timeout_s) {
 			timed_out = true;
 			break;
@@ -177,6 +221,10 @@ static int run_once(struct campaign *c, struct run *r)
 			break;
 	}
 	r->duration_s = now_s() - start;
+	if (c->points) {
+		probes_detach(&c->probes);
+		r->nr_acts = sched_point_log(c->s, r->acts, FUZZ_POINT_LOG);
+	}
 	if (reaped < 0)
 		fprintf(stderr, "scx_fuzz: cannot wait for the target: %s\n", strerror(-reaped));
 	tree_kill();	/* what it left behind, or all of it after a timeout */

@@ -9,6 +9,7 @@
 #include "fuzz.h"
 #include "sched.h"
 #include "capture.h"
+#include "probes.h"
 #include "trace.h"
 
 enum run_result {
@@ -31,6 +32,9 @@ struct run {
 	bool cut;		/* still running at --iteration-time: ended, counted as a pass */
 	uint64_t counters[FUZZ_NR_STATS];	/* this run's share of the counters */
 	uint64_t pct_steps;	/* --mode pct: the steps its change points were drawn over */
+	size_t points_placed;	/* --points: the uprobes the kernel took for this run */
+	struct fuzz_point_act acts[FUZZ_POINT_LOG];	/* --points: the last acted on, if it failed */
+	size_t nr_acts;
 };
 
 enum stop_reason { STOP_DONE, STOP_FAILURE, STOP_SUCCESS, STOP_SIGNAL, STOP_EJECTED, STOP_ERROR };
@@ -47,6 +51,8 @@ struct campaign {
 	struct capture out;	/* the current run's output */
 	struct trace trace;	/* the current run's events (--trace) */
 	const char *kernel;	/* uname release */
+	const struct point_set *points;	/* --points; NULL: none */
+	struct probes probes;
 	int nr_cpus, nr_llcs, nr_nodes;
 };
 

@@ -29,7 +29,7 @@ enum fuzz_knob_flags {
 	KNOB_SLICE_RANGE = 16, KNOB_MIGRATE = 32, KNOB_FAR = 64, KNOB_BUDGET = 128,
 	KNOB_RUN = 256, KNOB_SLEEP = 512, KNOB_NO_SCALE = 1024, KNOB_PREEMPT = 2048,
 	KNOB_SERIALIZE = 4096, KNOB_PREEMPT_AUTO = 8192, KNOB_PREEMPT_OFF = 16384, KNOB_EVENTS = 32768,
-	KNOB_HOLD_SHARE = 65536, KNOB_STARTS = 131072, KNOB_RUN_SCALE = 262144,
+	KNOB_HOLD_SHARE = 65536, KNOB_STARTS = 131072, KNOB_RUN_SCALE = 262144, KNOB_POINT_PROB = 524288,
 };
 
 struct fuzz_opts {
@@ -65,6 +65,8 @@ struct fuzz_opts {
 	double error_interval_s;	/* --error-check-interval (default 10) */
 	const char *json_path;		/* --json FILE */
 	const char *trace_path;		/* --trace FILE */
+	const char *points;		/* --points SPEC; NULL: none */
+	double point_rate;		/* --point-rate: most point hits per second before hot ones go */
 	int argc;			/* scx_fuzz's own argv, for the reproduction line */
 	char **argv;
 };

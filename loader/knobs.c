@@ -36,7 +36,7 @@ static const struct preset presets[] = {
 	{ "low", { .delay_ppm = PCT(2), .delay_dist = FUZZ_DIST_LOGUNIFORM,
 		   .delay_min_ns = 10 * US, .delay_max_ns = 1 * MS, .budget_ppm = PCT(1),
 		   .jitter_ns = 500 * US, .slice_min_ns = 1 * MS, .slice_max_ns = 5 * MS,
-		   .migrate_ppm = PCT(1), .event_ppm = PCT(2), .start_ppm = PCT(2) } },
+		   .migrate_ppm = PCT(1) } },
 	{ "medium", { .delay_ppm = PCT(20), .delay_dist = FUZZ_DIST_LOGUNIFORM,
 		      .delay_min_ns = 1 * US, .delay_max_ns = 1000 * MS, .jitter_ns = 10 * MS,
 		      .slice_min_ns = 200 * US, .slice_max_ns = 5 * MS,
@@ -227,6 +227,12 @@ int knobs_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, si
 		k->start_ppm = x->start_ppm;
 	if (set & KNOB_RUN_SCALE)
 		k->scale_ppm = x->scale_ppm;
+	if (o->points)	/* every hit is a step under pct; otherwise a drawn share acts */
+		k->point_ppm = (set & KNOB_POINT_PROB) ? x->point_ppm : PCT(10);
+	else if (set & KNOB_POINT_PROB) {
+		snprintf(err, err_len, "--point-prob needs --points");
+		return EXIT_USAGE;
+	}
 	if (set & KNOB_HOLD_SHARE)
 		k->hold_share_ppm = x->hold_share_ppm;
 	if (set & KNOB_SERIALIZE)

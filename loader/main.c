@@ -125,9 +125,42 @@ static int plan_machine(void)
 	return 0;
 }
 
+/* --points: choose them in the command's binary (and its C library), and say what was found. */
+static int choose_points(const struct fuzz_opts *o, const char *exe, __u64 seed, struct point_set *ps)
+{
+	struct point_spec spec;
+	size_t kinds[4] = { 0 };
+	char err[512];
+
+	if (!o->cmd) {
+		fprintf(stderr, "scx_fuzz: --points needs a command (-- CMD)\n");
+		return EXIT_USAGE;
+	}
+	if (points_parse_spec(o->points, &spec, err, sizeof(err))) {
+		fprintf(stderr, "scx_fuzz: %s\n", err);
+		return EXIT_USAGE;
+	}
+	if (points_select(exe, &spec, seed, ps, err, sizeof(err))) {
+		fprintf(stderr, "scx_fuzz: cannot choose points: %s\n", err);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < ps->n; i++)
+		kinds[ps->p[i].kind]++;
+	if (!ps->n) {
+		fprintf(stderr, "scx_fuzz: --points %s: no point found in %s\n", o->points, exe);
+		return EXIT_USAGE;
+	}
+	fprintf(stderr, "scx_fuzz: %zu points in %s%s%s: %zu lock calls (and their returns), %zu functions, "
+		"%zu instructions%s\n", ps->n, exe, ps->npaths > 1 ? " and " : "", ps->npaths > 1 ? ps->paths[1] : "",
+		kinds[POINT_LOCK], kinds[POINT_FUNC], kinds[POINT_INSN],
+		ps->own_from_dwarf ? "" : " (no debug info: its own functions told by name)");
+	return 0;
+}
+
 static int run(const struct fuzz_opts *o)
 {
 	struct campaign c = { .o = o, .out = { .fd = -1 } };
+	struct point_set points = { 0 };
 	char path[PATH_MAX];
 	struct fuzz_knobs knobs;
 	struct utsname u;
@@ -141,27 +174,32 @@ static int run(const struct fuzz_opts *o)
 		return err;
 	if (o->cmd && (err = resolve_cmd(o->cmd[0], path, sizeof(path))))
 		return err;
+	if (o->points && (err = choose_points(o, path, c.seed, &points)))
+		goto out_points;
 	if ((err = plan_machine()))
-		return err;
+		goto out_points;
 	if (o->cmd && (err = tree_init())) {
 		fprintf(stderr, "scx_fuzz: cannot become the target's subreaper: %s\n", strerror(-err));
-		return EXIT_SCHED;
+		err = EXIT_SCHED;
+		goto out_points;
 	}
 	bpflog_install(o->verbose);
 	if ((err = sched_open_load(&s, o, &machine_plan, &knobs)) ||
 	    (o->target_pid && (err = sched_add_target(&s, o->target_pid)))) {
 		sched_destroy(&s);
-		return err;
+		goto out_points;
 	}
 	sched_set_seed(&s, c.seed);
 	install_signals();
-	if ((err = sched_attach(&s))) {
+	if ((err = sched_attach(&s)) || (o->points && (err = sched_points_start(&s)))) {
 		sched_destroy(&s);
-		return err;
+		goto out_points;
 	}
 	report_attached(o, &knobs, c.seed);
 	if (o->cmd) {
 		c.s = &s;
+		c.points = o->points ? &points : NULL;
+		c.trace.points = c.points;
 		c.kernel = uname(&u) ? "?" : u.release;
 		c.nr_cpus = machine.nr_cpus;
 		c.nr_llcs = machine.nr_llcs;
@@ -176,13 +214,18 @@ static int run(const struct fuzz_opts *o)
 		sched_print_exit(&s);
 	if (o->stats_interval_s && !is_campaign(o))
 		sched_print_stats(&s, stderr);
+	probes_free(&c.probes);
 	sched_destroy(&s);
+	points_free(&points);
 	trace_free(&c.trace);
 	capture_close(&c.out);
 	free(c.runs);
 	if (ejected && o->cmd && !is_campaign(o) && c.nr_runs)
 		fprintf(stderr, "scx_fuzz: target exited with status %d\n", c.runs[0].status);
 	return ejected ? EXIT_SCHED : status;
+out_points:
+	points_free(&points);
+	return err;
 }
 
 int main(int argc, char **argv)

@@ -10,40 +10,36 @@
 #include "scx_fuzz.h"
 
 static const char usage[] =
-"usage: scx_fuzz [OPTIONS] [-- CMD [ARGS...]]\n"
-"Run CMD with its whole process tree scheduled badly on purpose (fuzzed) by the\n"
-"scx_fuzz sched_ext scheduler, then detach and exit with CMD's status. Without\n"
-"CMD, fuzz --pid/--cgroup/--comm targets until SIGINT. Needs root and sched_ext.\n"
-"  -p, --pid PID   --cgroup PATH   --comm NAME[*]      what else to fuzz\n"
-"      --exclude-comm NAME[*]  never fuzz threads so named; --java: the JVM's own\n"
+"usage: scx_fuzz [OPTIONS] [-- CMD [ARGS...]]   (root; a kernel with sched_ext)\n"
+"Run CMD with its process tree scheduled badly on purpose, then exit with CMD's\n"
+"status; without CMD, fuzz the --pid/--cgroup/--comm targets until SIGINT.\n"
+"  -p, --pid PID  --cgroup PATH  --comm NAME[*]  --exclude-comm NAME[*]  --java\n"
 "  -i, --intensity off|low|medium|high|extreme  (default medium; low: 1% budget)\n"
-"      --seed N          seed of every random decision (default random, printed)\n"
-"      --delay MIN:MAX   hold target wake-ups back (1us:1s), --delay-prob PCT of\n"
-"                 them, --delay-dist uniform|exp|loguniform; --hold-share PCT (25),\n"
-"                 --run-scale PCT: of holds within the run's own decade (50)\n"
-"      --events PCT  preempt and hold a target that wakes another target (20);\n"
-"      --starts PCT  at a thread creation, the creator, and apart the thread (50)\n"
-"      --preempt auto|off|MIN:MAX  timers inside run bursts (auto), or fixed range\n"
-"      --jitter DUR   --budget PCT (of run time)   --migrate[-far] PCT (LLC/node)\n"
-"      --serialize  one target thread at a time\n"
+"      --seed N   seed of every random decision (default random, printed)\n"
+"      --delay MIN:MAX (1us:1s)  --delay-prob PCT  --delay-dist uniform|exp|log\n"
+"      --run-scale PCT (50) --hold-share PCT (25) --budget PCT (of run time)\n"
+"      --events PCT (20), --starts PCT (50): preempt+hold at wake-ups, creations\n"
+"      --preempt auto|off|MIN:MAX  timers inside run bursts (auto) or a range\n"
+"      --jitter DUR  --migrate[-far] PCT  --serialize: one target thread at once\n"
+"      --points locks,funcs,insns[:N]|auto  uprobes in CMD where it is preempted\n"
+"        (--point-prob PCT of hits (10), --point-rate N hits/s at most (10000))\n"
 "      --mode pct --depth D  priorities, D-1 change points (--pct-steps K: steps)\n"
+"      --mode windows  the original tool's: --run MIN:MAX, --sleep MIN:MAX,\n"
+"                 --system-slice DUR, --no-scale-slice\n"
 "  -r, --repeat N, --until-failure, --until-success  run CMD again and again\n"
 "  -t, --timeout S  a longer run is a hang   --fail-on RE  output that is failure\n"
 "      --error-command C  its success (run every --error-check-interval S) is one\n"
 "      --iteration-time S  end a run as a pass   --max-iterations N   --json F\n"
 "      --trace F  the failing run's schedule, for ui.perfetto.dev   -v, --verbose\n"
-"      --mode windows  the original tool's: --run MIN:MAX (1ms:100ms) on, --sleep\n"
-"                 MIN:MAX (10ms:2s) off; --system-slice DUR, --no-scale-slice\n"
-"  -s, --slice US|MIN:MAX  base slice in us (default 5000) | target slice range\n"
-"  -b, --batch N (4)  --global-queue  -S, --stats SEC   -V, --version  -h, --help\n"
-"Exit status: CMD's own (a campaign: 0 no failure, 1 a failure), or 2 bad usage,\n"
-"3 scheduler could not attach or was ejected, 126/127 CMD not runnable/found.\n";
+"  -s, --slice US|MIN:MAX  base slice (5000 us) | target slice range, -b, --batch\n"
+"      N (4)  --global-queue  -S, --stats SEC  -V, --version  -h, --help\n"
+"Exit: CMD's (a campaign: 0/1: a failure), 2 bad usage, 3 scheduler trouble.\n";
 
 /* Long options without a short letter. */
 enum { OPT_ERROR_CMD = 256, OPT_ERROR_INTERVAL, OPT_EXCLUDE_COMM, OPT_JAVA, OPT_ITERATION_TIME,
        OPT_MAX_ITERATIONS, OPT_MODE, OPT_RUN, OPT_SLEEP, OPT_SYSTEM_SLICE, OPT_NO_SCALE,
        OPT_PREEMPT, OPT_SERIALIZE, OPT_DEPTH, OPT_PCT_STEPS, OPT_EVENTS, OPT_HOLD_SHARE, OPT_STARTS,
-       OPT_RUN_SCALE };
+       OPT_RUN_SCALE, OPT_POINTS, OPT_POINT_PROB, OPT_POINT_RATE };
 
 static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 {
@@ -119,6 +115,9 @@ const struct option fuzz_longopts[] = {
 	{ "events", required_argument, NULL, OPT_EVENTS },
 	{ "starts", required_argument, NULL, OPT_STARTS },
 	{ "run-scale", required_argument, NULL, OPT_RUN_SCALE },
+	{ "points", required_argument, NULL, OPT_POINTS },
+	{ "point-prob", required_argument, NULL, OPT_POINT_PROB },
+	{ "point-rate", required_argument, NULL, OPT_POINT_RATE },
 	{ "hold-share", required_argument, NULL, OPT_HOLD_SHARE },
 	{ "serialize", no_argument, NULL, OPT_SERIALIZE },
 	{ "depth", required_argument, NULL, OPT_DEPTH },
@@ -296,6 +295,22 @@ static int parse_fuzz_opt(int c, const char *arg, struct fuzz_opts *o)
 			return bad("--starts (percent, 0..100)", arg);
 		o->knobs_set |= KNOB_STARTS;
 		return 0;
+	case OPT_POINTS:
+		o->points = strcmp(arg, "off") ? arg : NULL;
+		return 0;
+	case OPT_POINT_PROB:
+		if (parse_percent_ppm(arg, &k->point_ppm))
+			return bad("--point-prob (percent, 0..100)", arg);
+		o->knobs_set |= KNOB_POINT_PROB;
+		return 0;
+	case OPT_POINT_RATE: {
+		char *end;
+
+		o->point_rate = strtod(arg, &end);
+		if (*end || !(o->point_rate >= 10) || o->point_rate > 1e8)
+			return bad("--point-rate (hits per second, 10..10^8)", arg);
+		return 0;
+	}
 	case OPT_RUN_SCALE:
 		if (parse_percent_ppm(arg, &k->scale_ppm))
 			return bad("--run-scale (percent, 0..100)", arg);
@@ -358,6 +373,7 @@ int parse_opts(int argc, char **argv, struct fuzz_opts *o, bool *done, FILE *out
 	o->slice_us = FUZZ_DEFAULT_SLICE_US;
 	o->batch = FUZZ_DEFAULT_BATCH;
 	o->error_interval_s = 10;
+	o->point_rate = 10000;
 	*done = false;
 	optind = 1;
 	opterr = 0;

@@ -81,6 +81,22 @@ static void print_counters(FILE *out, const uint64_t *v)
 		(unsigned long long)v[FUZZ_STAT_MIGRATE_NODE], (unsigned long long)v[FUZZ_STAT_TARGET_RUNS]);
 }
 
+/* --points: where the failing run was last preempted, newest last: the interleaving forced. */
+static void print_points(const struct campaign *c, const struct run *r)
+{
+	char name[512];
+
+	if (!c->points)
+		return;
+	fprintf(stderr, "scx_fuzz: points: %zu placed, %llu hit, %llu acted on%s\n", r->points_placed,
+		(unsigned long long)r->counters[FUZZ_STAT_POINT_HITS],
+		(unsigned long long)r->counters[FUZZ_STAT_POINT_ACTS], r->nr_acts ? "; the last, oldest first:" : "");
+	for (size_t i = 0; i < r->nr_acts; i++) {
+		points_name(c->points, r->acts[i].point, name, sizeof(name));
+		fprintf(stderr, "scx_fuzz:   preempted thread %u at %s\n", r->acts[i].tid, name);
+	}
+}
+
 void report_failure(struct campaign *c, const struct run *r)
 {
 	char what[256], repro[8192];
@@ -98,6 +114,7 @@ void report_failure(struct campaign *c, const struct run *r)
 		capture_print_tail(&c->out, stderr, "scx_fuzz:   | ");
 	}
 	print_counters(stderr, r->counters);
+	print_points(c, r);
 	fprintf(stderr, "scx_fuzz: reproduce with: %s\n", repro);
 }
 

@@ -53,6 +53,9 @@ int sched_open_load(struct sched *s, const struct fuzz_opts *o, const struct fuz
 		fprintf(stderr, "scx_fuzz: cannot size the trace buffer: %s\n", strerror(-err));
 		return EXIT_SCHED;
 	}
+	/* --points: the uprobe and its trap handler load only when asked for */
+	bpf_program__set_autoload(s->skel->progs.fuzz_point_hit, o->points != NULL);
+	bpf_program__set_autoload(s->skel->progs.fuzz_point_resume, o->points != NULL);
 	if (o->test_fault == FUZZ_FAULT_VERIFIER &&
 	    (err = bpf_program__set_autoload(s->skel->progs.fuzz_verifier_reject, true))) {
 		fprintf(stderr, "scx_fuzz: cannot enable the test program: %s\n", strerror(-err));
@@ -165,6 +168,34 @@ int sched_attach(struct sched *s)
 	return EXIT_SCHED;
 }
 
+/* --points: attach the handler that acts on point traps (the uprobes come per run). */
+int sched_points_start(struct sched *s)
+{
+	s->points_link = bpf_program__attach(s->skel->progs.fuzz_point_resume);
+	if (s->points_link)
+		return 0;
+	fprintf(stderr, "scx_fuzz: cannot attach the point handler (fexit on uprobe_notify_resume): %s\n",
+		strerror(errno));
+	return EXIT_SCHED;
+}
+
+/* The last points acted on, oldest first; how many (at most `max`). */
+size_t sched_point_log(const struct sched *s, struct fuzz_point_act *acts, size_t max)
+{
+	__u64 n = __atomic_load_n(&s->skel->bss->point_log_n, __ATOMIC_ACQUIRE), first;
+	size_t k = 0;
+
+	first = n > FUZZ_POINT_LOG ? n - FUZZ_POINT_LOG : 0;
+	for (__u64 i = first; i < n && k < max; i++)
+		acts[k++] = s->skel->bss->point_log[i % FUZZ_POINT_LOG];
+	return k;
+}
+
+void sched_point_log_reset(struct sched *s)
+{
+	__atomic_store_n(&s->skel->bss->point_log_n, 0, __ATOMIC_RELEASE);
+}
+
 bool sched_exited(const struct sched *s)
 {
 	return __atomic_load_n(&s->skel->bss->exit_record.kind, __ATOMIC_ACQUIRE) != 0;
@@ -237,6 +268,10 @@ void sched_print_stats(const struct sched *s, FILE *out)
 /* Unregister from the kernel; ops.exit has run when this returns. */
 void sched_detach(struct sched *s)
 {
+	if (s->points_link) {
+		bpf_link__destroy(s->points_link);
+		s->points_link = NULL;
+	}
 	if (s->link) {
 		bpf_link__destroy(s->link);
 		s->link = NULL;

@@ -40,6 +40,8 @@ const char *const fuzz_stat_names[FUZZ_NR_STATS] = {
 	[FUZZ_STAT_PREEMPT_WAKE] = "preempt_wake",
 	[FUZZ_STAT_PREEMPT_CREATE] = "preempt_create",
 	[FUZZ_STAT_BURST_TIMERS] = "burst_timers",
+	[FUZZ_STAT_POINT_HITS] = "point_hits",
+	[FUZZ_STAT_POINT_ACTS] = "point_acts",
 };
 
 static double pct(uint64_t part, uint64_t whole)

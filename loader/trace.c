@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "points.h"
 #include "trace.h"
 
 #define TRACE_MAX_EVENTS (2u << 20)	/* ~100 MB; the rest of a run is counted as dropped */
@@ -64,9 +65,11 @@ static void head(FILE *f, const char *name, const char *ph, const struct fuzz_tr
 }
 
 /* One event as JSON; a STOP closes the RUN of the same thread as a complete ("X") event. */
-static void write_event(FILE *f, const struct fuzz_trace_event *e, struct fuzz_trace_event *open,
-			__u64 t0, bool *first)
+static void write_event(FILE *f, const struct trace *t, const struct fuzz_trace_event *e,
+			struct fuzz_trace_event *open, __u64 t0, bool *first)
 {
+	char name[512];
+
 	struct fuzz_trace_event *run = &open[e->tid % OPEN_RUNS];
 
 	switch (e->kind) {
@@ -113,6 +116,16 @@ static void write_event(FILE *f, const struct fuzz_trace_event *e, struct fuzz_t
 			e->kind == FUZZ_EV_PREEMPT_WAKE ? "woke_tid" : "created_tid",
 			(unsigned long long)e->value, e->cpu);
 		return;
+	case FUZZ_EV_POINT:
+		head(f, "preempted at a point", "i", e, e->ts_ns, t0, first);
+		if (t->points)
+			points_name(t->points, e->value, name, sizeof(name));
+		else
+			snprintf(name, sizeof(name), "point %llu", (unsigned long long)e->value);
+		fprintf(f, ",\"s\":\"t\",\"args\":{\"point\":\"");
+		json_chars(f, name, sizeof(name));
+		fprintf(f, "\",\"cpu\":%u}}", e->cpu);
+		return;
 	case FUZZ_EV_HANDOVER:
 		head(f, "turn (serialized)", "i", e, e->ts_ns, t0, first);
 		fprintf(f, ",\"s\":\"t\",\"args\":{\"waited_us\":%.1f,\"cpu\":%u}}", e->value / 1000.0, e->cpu);
@@ -158,7 +171,7 @@ int trace_write(const struct trace *t, const char *path, __u64 seed, const char 
 	fprintf(f, "\"},\"traceEvents\":[");
 	write_names(f, t, &first);
 	for (size_t i = 0; i < t->n; i++)
-		write_event(f, &t->ev[i], open, t0, &first);
+		write_event(f, t, &t->ev[i], open, t0, &first);
 	fprintf(f, "\n]}\n");
 	if (ferror(f))
 		err = -EIO;

@@ -8,10 +8,13 @@
 
 #include "scx_fuzz.h"
 
+struct point_set;
+
 struct trace {
 	struct fuzz_trace_event *ev;
 	size_t n, cap;
 	size_t dropped;		/* beyond what we keep in memory */
+	const struct point_set *points;	/* --points: names the points in the events */
 };
 
 void trace_reset(struct trace *t);

@@ -1,0 +1,444 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Choosing --points in the target's binaries: the entries and returns of the
+ * pthread lock, condition and semaphore calls (in the executable if static,
+ * in its C library if dynamic), the entries of the program's own functions
+ * (from its DWARF when it has some, else from its symbols), and instruction
+ * boundaries inside those functions, found by capstone and sampled with the
+ * seed. Plain C on libelf, libdw and capstone; tests/unit/test_points.c.
+ */
+#include <capstone/capstone.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fuzz_rand.h"
+#include "points.h"
+#include "scx_fuzz.h"
+
+/* The synchronisation calls whose entry and return are points (glibc names). */
+static const char *const lock_calls[] = {
+	"pthread_mutex_lock", "pthread_mutex_unlock", "pthread_mutex_trylock", "pthread_mutex_timedlock",
+	"pthread_rwlock_rdlock", "pthread_rwlock_wrlock", "pthread_rwlock_unlock",
+	"pthread_cond_wait", "pthread_cond_timedwait", "pthread_cond_signal", "pthread_cond_broadcast",
+	"sem_wait", "sem_timedwait", "sem_post", "pthread_spin_lock", "pthread_spin_unlock",
+	"pthread_join", "pthread_barrier_wait", NULL,
+};
+
+/* An ELF file and the sections its functions live in. */
+struct elf_file {
+	int fd;
+	Elf *elf;
+	bool dynamic;		/* it has an interpreter: a dynamically linked program */
+};
+
+int points_parse_spec(const char *s, struct point_spec *spec, char *err, size_t len)
+{
+	char buf[256], *tok, *save, *colon;
+
+	memset(spec, 0, sizeof(*spec));
+	if (strlen(s) >= sizeof(buf) || !*s)
+		goto bad;
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		colon = strchr(tok, ':');
+		if (colon)
+			*colon++ = 0;
+		if (!strcmp(tok, "locks") && !colon) {
+			spec->locks = true;
+		} else if (!strcmp(tok, "funcs") && !colon) {
+			spec->funcs = true;
+		} else if (!strcmp(tok, "insns")) {
+			char *end;
+			unsigned long n = colon ? strtoul(colon, &end, 10) : 1000;
+
+			if (colon && (*end || !n || n > FUZZ_MAX_POINTS))
+				goto bad;
+			spec->insns = true;
+			spec->max_insns = n;
+		} else if (!strcmp(tok, "auto") && !colon) {
+			spec->locks = spec->funcs = spec->insns = spec->auto_size = true;
+			spec->max_insns = 4000;
+		} else if (!strcmp(tok, "off") && !colon && !strcmp(s, "off")) {
+			return 0;
+		} else {
+			goto bad;
+		}
+	}
+	return 0;
+bad:
+	snprintf(err, len, "invalid --points (locks, funcs, insns[:N], auto or off, comma-separated): '%s'", s);
+	return -1;
+}
+
+static int elf_open(const char *path, struct elf_file *f, char *err, size_t len)
+{
+	size_t nph;
+
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0) {
+		snprintf(err, len, "cannot open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || elf_getphdrnum(f->elf, &nph)) {
+		snprintf(err, len, "%s is not an ELF file: %s", path, elf_errmsg(-1));
+		if (f->elf)
+			elf_end(f->elf);
+		close(f->fd);
+		return -1;
+	}
+	f->dynamic = false;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(f->elf, i, &ph) && ph.p_type == PT_INTERP)
+			f->dynamic = true;
+	}
+	return 0;
+}
+
+static void elf_close(struct elf_file *f)
+{
+	elf_end(f->elf);
+	close(f->fd);
+}
+
+static int add_point(struct point_set *ps, uint64_t offset, uint64_t vaddr, uint32_t bin, uint32_t func,
+		     enum point_kind kind)
+{
+	if (ps->n >= FUZZ_MAX_POINTS)
+		return -1;
+	if (ps->n == ps->cap) {
+		size_t cap = ps->cap ? 2 * ps->cap : 256;
+		struct point *p = realloc(ps->p, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		ps->p = p;
+		ps->cap = cap;
+	}
+	ps->p[ps->n++] = (struct point){ offset, vaddr, bin, func, kind };
+	return 0;
+}
+
+static int add_func(struct point_set *ps, const char *name, uint64_t vaddr, uint64_t size, uint32_t bin)
+{
+	if (ps->nfuncs == ps->funcs_cap) {
+		size_t cap = ps->funcs_cap ? 2 * ps->funcs_cap : 64;
+		struct point_func *f = realloc(ps->funcs, cap * sizeof(*f));
+
+		if (!f)
+			return -1;
+		ps->funcs = f;
+		ps->funcs_cap = cap;
+	}
+	ps->funcs[ps->nfuncs] = (struct point_func){ strdup(name), vaddr, size, bin };
+	return ps->funcs[ps->nfuncs++].name ? 0 : -1;
+}
+
+/* The section holding vaddr, if it is code. */
+static Elf_Scn *code_section(Elf *elf, uint64_t vaddr, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (gelf_getshdr(scn, sh) && (sh->sh_flags & SHF_EXECINSTR) && sh->sh_type == SHT_PROGBITS &&
+		    vaddr >= sh->sh_addr && vaddr < sh->sh_addr + sh->sh_size)
+			return scn;
+	}
+	return NULL;
+}
+
+/* Calls fn for each defined function symbol of the file (.symtab, else .dynsym). */
+static int for_each_func(Elf *elf, int (*fn)(void *, const char *, GElf_Sym *), void *arg)
+{
+	Elf_Scn *scn = NULL, *dyn = NULL, *tab = NULL;
+	GElf_Shdr sh;
+	int err;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type == SHT_SYMTAB)
+			tab = scn;
+		else if (sh.sh_type == SHT_DYNSYM)
+			dyn = scn;
+	}
+	scn = tab ? tab : dyn;
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return 0;
+	Elf_Data *d = elf_getdata(scn, NULL);
+
+	for (size_t i = 0; d && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		if (!gelf_getsym(d, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_size ||
+		    sym.st_shndx == SHN_UNDEF || !(name = elf_strptr(elf, sh.sh_link, sym.st_name)) || !*name)
+			continue;
+		if ((err = fn(arg, name, &sym)))
+			return err;
+	}
+	return 0;
+}
+
+/* Function entries of the program's own code from its DWARF; 0 if it has none. */
+static size_t dwarf_entries(Elf *elf, uint64_t **out)
+{
+	Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	Dwarf_Off off = 0, next;
+	size_t hsize, n = 0, cap = 0;
+	uint64_t *v = NULL;
+
+	if (!dw)
+		return 0;
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, child;
+
+		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				Dwarf_Addr lo;
+
+				if (dwarf_tag(&child) != DW_TAG_subprogram || dwarf_lowpc(&child, &lo))
+					continue;
+				if (n == cap) {
+					uint64_t *w = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
+
+					if (!w)
+						break;
+					v = w;
+				}
+				v[n++] = lo;
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	dwarf_end(dw);
+	*out = v;
+	return n;
+}
+
+/* Names the C runtime puts in every executable: not the program's own code. */
+static bool runtime_name(const char *name)
+{
+	return name[0] == '_' || !strcmp(name, "frame_dummy") || !strcmp(name, "register_tm_clones") ||
+	       !strcmp(name, "deregister_tm_clones");
+}
+
+struct own_ctx {
+	struct point_set *ps;
+	uint64_t *entries;	/* from DWARF; NULL: by name */
+	size_t nentries;
+};
+
+static int take_own(void *arg, const char *name, GElf_Sym *sym)
+{
+	struct own_ctx *c = arg;
+	bool own = false;
+
+	if (c->entries) {
+		for (size_t i = 0; i < c->nentries && !own; i++)
+			own = c->entries[i] == sym->st_value;
+	} else {
+		own = !runtime_name(name);	/* without DWARF, a static binary's libc is in here too */
+	}
+	return own ? add_func(c->ps, name, sym->st_value, sym->st_size, 0) : 0;
+}
+
+struct lock_ctx {
+	struct point_set *ps;
+	Elf *elf;
+	uint32_t bin;
+};
+
+static int take_lock(void *arg, const char *name, GElf_Sym *sym)
+{
+	struct lock_ctx *c = arg;
+	GElf_Shdr sh;
+	uint64_t off;
+
+	for (int i = 0; lock_calls[i]; i++) {
+		if (strcmp(name, lock_calls[i]))
+			continue;
+		if (!code_section(c->elf, sym->st_value, &sh) ||
+		    add_func(c->ps, name, sym->st_value, sym->st_size, c->bin))
+			return -1;
+		off = sym->st_value - sh.sh_addr + sh.sh_offset;
+		if (add_point(c->ps, off, sym->st_value, c->bin, c->ps->nfuncs - 1, POINT_LOCK) ||
+		    add_point(c->ps, off, sym->st_value, c->bin, c->ps->nfuncs - 1, POINT_LOCK_RET))
+			return -1;
+	}
+	return 0;
+}
+
+/* The C library a dynamic program will map (the usual Debian and generic places). */
+static char *find_libc(void)
+{
+	static const char *const dirs[] = { "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+					    "/lib64", "/usr/lib64", "/lib", "/usr/lib", NULL };
+	char path[256];
+
+	for (int i = 0; dirs[i]; i++) {
+		snprintf(path, sizeof(path), "%s/libc.so.6", dirs[i]);
+		if (!access(path, R_OK))
+			return realpath(path, NULL);
+	}
+	return NULL;
+}
+
+/* Every instruction boundary inside the own functions, past each entry. */
+static int own_insns(Elf *elf, const struct point_set *ps, size_t nfuncs, uint64_t **out, uint32_t **fn_of)
+{
+	size_t n = 0, cap = 0;
+	uint64_t *v = NULL;
+	uint32_t *f = NULL;
+	csh cs;
+
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		return -1;
+	cs_insn *insn = cs_malloc(cs);
+
+	for (size_t i = 0; insn && i < nfuncs; i++) {
+		const struct point_func *fn = &ps->funcs[i];
+		GElf_Shdr sh;
+		Elf_Scn *scn = code_section(elf, fn->vaddr, &sh);
+		Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+
+		if (!d || fn->vaddr + fn->size > sh.sh_addr + d->d_size)
+			continue;
+		const uint8_t *code = (const uint8_t *)d->d_buf + (fn->vaddr - sh.sh_addr);
+		size_t size = fn->size;
+		uint64_t addr = fn->vaddr;
+		bool first = true;
+
+		while (cs_disasm_iter(cs, &code, &size, &addr, insn)) {
+			if (first || insn->id == X86_INS_INT3 || insn->id == X86_INS_HLT) {
+				first = false;
+				continue;
+			}
+			if (n == cap) {
+				cap = cap ? 2 * cap : 1024;
+				uint64_t *nv = realloc(v, cap * sizeof(*v));
+				uint32_t *nf = nv ? realloc(f, cap * sizeof(*f)) : NULL;
+
+				if (nv)
+					v = nv;
+				if (!nf)
+					break;
+				f = nf;
+			}
+			v[n] = insn->address;
+			f[n++] = i;
+		}
+	}
+	if (insn)
+		cs_free(insn, 1);
+	cs_close(&cs);
+	*out = v;
+	*fn_of = f;
+	return n;
+}
+
+/* A seeded sample of k of the n boundaries (all if n <= k), kept in address order. */
+static size_t sample(uint64_t *v, uint32_t *f, size_t n, size_t k, uint64_t seed)
+{
+	if (n <= k)
+		return n;
+	for (size_t i = 0; i < k; i++) {	/* partial Fisher-Yates */
+		size_t j = i + fuzz_mix64(seed ^ (i * 0x9e3779b97f4a7c15ULL)) % (n - i);
+		uint64_t tv = v[i];
+		uint32_t tf = f[i];
+
+		v[i] = v[j], f[i] = f[j], v[j] = tv, f[j] = tf;
+	}
+	return k;
+}
+
+int points_select(const char *exe, const struct point_spec *spec, uint64_t seed, struct point_set *ps,
+		  char *err, size_t len)
+{
+	struct elf_file ef, lf;
+	struct own_ctx own = { .ps = ps };
+	uint64_t *insns = NULL;
+	uint32_t *fn_of = NULL;
+	int n, ret = -1;
+
+	memset(ps, 0, sizeof(*ps));
+	elf_version(EV_CURRENT);
+	if (elf_open(exe, &ef, err, len))
+		return -1;
+	ps->paths[ps->npaths++] = realpath(exe, NULL);
+	own.nentries = dwarf_entries(ef.elf, &own.entries);
+	ps->own_from_dwarf = own.nentries > 0;
+	if ((spec->funcs || spec->insns) && for_each_func(ef.elf, take_own, &own))
+		goto oom;
+	size_t nown = ps->nfuncs;
+
+	for (size_t i = 0; spec->funcs && i < nown; i++) {
+		GElf_Shdr sh;
+
+		if (code_section(ef.elf, ps->funcs[i].vaddr, &sh) &&
+		    add_point(ps, ps->funcs[i].vaddr - sh.sh_addr + sh.sh_offset, ps->funcs[i].vaddr, 0, i,
+			      POINT_FUNC))
+			goto full;
+	}
+	if (spec->insns && (n = own_insns(ef.elf, ps, nown, &insns, &fn_of)) > 0) {
+		size_t k = sample(insns, fn_of, n, spec->max_insns, seed);
+
+		for (size_t i = 0; i < k; i++) {
+			GElf_Shdr sh;
+
+			if (code_section(ef.elf, insns[i], &sh) &&
+			    add_point(ps, insns[i] - sh.sh_addr + sh.sh_offset, insns[i], 0, fn_of[i], POINT_INSN))
+				goto full;
+		}
+	}
+	if (spec->locks && !ef.dynamic && for_each_func(ef.elf, take_lock, &(struct lock_ctx){ ps, ef.elf, 0 }))
+		goto full;
+	if (spec->locks && ef.dynamic) {
+		char *libc = find_libc();
+
+		if (libc && !elf_open(libc, &lf, err, len)) {
+			ps->paths[ps->npaths++] = libc;
+			n = for_each_func(lf.elf, take_lock, &(struct lock_ctx){ ps, lf.elf, 1 });
+			elf_close(&lf);
+			if (n)
+				goto full;
+		} else {
+			free(libc);
+		}
+	}
+	ret = 0;
+	goto out;
+full:
+	if (ps->n >= FUZZ_MAX_POINTS) {
+		ret = 0;	/* as many as fit */
+		goto out;
+	}
+oom:
+	snprintf(err, len, "out of memory choosing points in %s", exe);
+out:
+	free(insns);
+	free(fn_of);
+	free(own.entries);
+	elf_close(&ef);
+	return ret;
+}
+
+void points_free(struct point_set *ps)
+{
+	for (size_t i = 0; i < ps->nfuncs; i++)
+		free(ps->funcs[i].name);
+	for (unsigned i = 0; i < ps->npaths; i++)
+		free(ps->paths[i]);
+	free(ps->funcs);
+	free(ps->p);
+	memset(ps, 0, sizeof(*ps));
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * --points as uprobes: for each run, one uprobe_multi link per binary and
+ * direction (entries, lock returns), filtered to the run's target process,
+ * each point's index as its cookie. The links are file descriptors of this
+ * process, so the kernel removes the probes when we exit, even on SIGKILL.
+ * An instruction the kernel cannot probe fails a whole link: such a batch is
+ * split in halves until the bad points are found and left out. Points hit
+ * too often (a trap costs microseconds) are dropped while the run goes on.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "probes.h"
+#include "scx_fuzz.h"
+#include "scx_fuzz.skel.h"
+
+/* Attach points idx[0..n) of one binary and direction; halves a batch the kernel refuses. */
+static void attach_batch(struct probes *pr, struct bpf_program *prog, pid_t pid, const char *path,
+			 const uint32_t *idx, size_t n, bool ret)
+{
+	LIBBPF_OPTS(bpf_uprobe_multi_opts, opts, .retprobe = ret, .cnt = n);
+	unsigned long *offsets;
+	__u64 *cookies;
+	struct bpf_link *link;
+
+	if (!n || pr->nlinks >= PROBES_MAX_LINKS)
+		return;
+	offsets = calloc(n, sizeof(*offsets));
+	cookies = calloc(n, sizeof(*cookies));
+	if (!offsets || !cookies)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		offsets[i] = pr->ps->p[idx[i]].offset;
+		cookies[i] = idx[i];
+	}
+	opts.offsets = offsets;
+	opts.cookies = cookies;
+	link = bpf_program__attach_uprobe_multi(prog, pid, path, NULL, &opts);
+	if (link) {
+		pr->links[pr->nlinks++] = link;
+		pr->placed += n;
+	} else if (n == 1) {
+		pr->refused++;
+		pr->last_err = errno;
+	} else {
+		attach_batch(pr, prog, pid, path, idx, n / 2, ret);
+		attach_batch(pr, prog, pid, path, idx + n / 2, n - n / 2, ret);
+	}
+out:
+	free(offsets);
+	free(cookies);
+}
+
+int probes_attach(struct probes *pr, struct scx_fuzz *skel, const struct point_set *ps, pid_t pid)
+{
+	uint32_t *idx = calloc(ps->n ? ps->n : 1, sizeof(*idx));
+
+	pr->ps = ps;
+	pr->nlinks = 0;
+	pr->placed = pr->refused = 0;
+	if (!idx)
+		return -ENOMEM;
+	for (unsigned b = 0; b < ps->npaths; b++) {
+		for (int ret = 0; ret <= 1; ret++) {
+			size_t n = 0;
+
+			for (size_t i = 0; i < ps->n; i++)
+				if (ps->p[i].binary == b && (ps->p[i].kind == POINT_LOCK_RET) == ret &&
+				    !probes_dropped(pr, i))
+					idx[n++] = i;
+			attach_batch(pr, skel->progs.fuzz_point_hit, pid, ps->paths[b], idx, n, ret);
+		}
+	}
+	free(idx);
+	return pr->placed ? 0 : -(pr->last_err ? pr->last_err : ENOENT);
+}
+
+void probes_detach(struct probes *pr)
+{
+	for (int i = 0; i < pr->nlinks; i++)
+		bpf_link__destroy(pr->links[i]);
+	pr->nlinks = 0;
+}
+
+bool probes_dropped(const struct probes *pr, size_t i)
+{
+	return pr->dropped && pr->dropped[i / 8] & (1u << (i % 8));
+}
+
+/*
+ * The points hit more than their share of `max_rate` hits/s since the last
+ * call (`secs` ago): dropped for the rest of the campaign. Returns how many;
+ * the caller attaches again without them.
+ */
+size_t probes_drop_hot(struct probes *pr, struct scx_fuzz *skel, double secs, double max_rate)
+{
+	const struct point_set *ps = pr->ps;
+	size_t dropped = 0;
+	uint64_t total = 0;
+	__u64 *hits;
+	__u32 key;
+
+	if (!ps || !ps->n || secs <= 0)
+		return 0;
+	hits = calloc(ps->n, sizeof(*hits));
+	if (!pr->last_hits)
+		pr->last_hits = calloc(ps->n, sizeof(*pr->last_hits));
+	if (!pr->dropped)
+		pr->dropped = calloc((ps->n + 7) / 8, 1);
+	if (!hits || !pr->last_hits || !pr->dropped) {
+		free(hits);
+		return 0;
+	}
+	for (key = 0; key < ps->n; key++) {
+		if (bpf_map__lookup_elem(skel->maps.point_hits, &key, sizeof(key), &hits[key], sizeof(__u64), 0))
+			hits[key] = pr->last_hits[key];
+		total += hits[key] - pr->last_hits[key];
+	}
+	/* over the cap: drop every point that alone took more than 1/16 of it */
+	if (total / secs > max_rate) {
+		for (size_t i = 0; i < ps->n; i++) {
+			if (!probes_dropped(pr, i) && (hits[i] - pr->last_hits[i]) / secs > max_rate / 16) {
+				pr->dropped[i / 8] |= 1u << (i % 8);
+				dropped++;
+			}
+		}
+	}
+	memcpy(pr->last_hits, hits, ps->n * sizeof(*hits));
+	free(hits);
+	pr->nr_dropped += dropped;
+	return dropped;
+}
+
+void probes_free(struct probes *pr)
+{
+	probes_detach(pr);
+	free(pr->dropped);
+	free(pr->last_hits);
+	pr->dropped = NULL;
+	pr->last_hits = NULL;
+}

@@ -1,0 +1,56 @@
+# --points: a race one instruction wide (examples/pairstore) is quiet under the
+# default scheduler and under scx_fuzz's defaults, and found by --points auto,
+# whose failure report names the instruction; --mode pct counts point hits as
+# steps; points hit too often are dropped; and the probes go when the loader
+# dies by SIGKILL. Runs in the guest.
+# usage: points.sh [RUNS_DEFAULT [RUNS_FUZZ]]
+. ./lib.sh
+runs_default=${1:-10} runs_fuzz=${2:-7}
+require ./scx_fuzz ./pairstore ./hitloop
+failures() { sed -n 's/.*"failures":\([0-9]*\).*/\1/p' "$1"; }
+counter() { grep -o "\"$1\":[0-9]*" "$2" | cut -d: -f2 | awk '{ s += $1 } END { print s + 0 }'; }
+
+fails=0
+for i in $(seq "$runs_default"); do ./pairstore >/dev/null 2>&1 || fails=$((fails + 1)); done
+expect_cmp "$fails" "==" 0 "pairstore: quiet in $runs_default runs under the default scheduler"
+./scx_fuzz --repeat "$runs_fuzz" --timeout 20 --seed 2 --json /tmp/plain.json -- ./pairstore >"$OUT" 2>&1
+expect_cmp "$(failures /tmp/plain.json)" "==" 0 "pairstore: quiet in $runs_fuzz runs under scx_fuzz without points"
+run_cmd ./scx_fuzz --points auto --repeat "$runs_fuzz" --timeout 20 --seed 2 --json /tmp/points.json -- ./pairstore
+expect_out "^scx_fuzz: [0-9]+ points in \\./pairstore: [0-9]+ lock calls .*, [0-9]+ functions, [0-9]+ instructions$" \
+	"the points found are reported"
+expect_cmp "$(failures /tmp/points.json)" ">=" $(((runs_fuzz + 1) / 2)) "pairstore: found in most of $runs_fuzz runs by --points auto"
+expect_cmp "$(counter point_acts /tmp/points.json)" ">" 0 "targets were preempted at points"
+expect_out "^scx_fuzz:   preempted thread [0-9]+ at publish\\+0x[0-9a-f]+ \\(pairstore\\.c:[0-9]+\\)$" \
+	"the failure report names the instruction, with its source line"
+
+# pct: every point hit is a step, so change points fall on instructions
+./scx_fuzz --mode pct --points auto --repeat 3 --timeout 20 --seed 2 --json /tmp/pct.json -- ./pairstore >"$OUT" 2>&1
+expect_cmp "$(counter pct_steps /tmp/pct.json)" ">" "$(counter point_hits /tmp/pct.json)" \
+	"--mode pct: point hits are steps"
+expect_cmp "$(counter pct_changes /tmp/pct.json)" ">" 0 "--mode pct: change points reached"
+
+# a point hit 10^5 times in a few seconds: dropped under the rate cap, the run stays fast
+run_cmd ./scx_fuzz --points funcs --point-rate 1000 --seed 2 -- ./hitloop -n 20000 -r 20
+expect_rc 0 "hitloop under --points funcs completes"
+expect_out "points hit more than [0-9]+ times a second dropped" "hot points are dropped (--point-rate)"
+first=$(sed -n 's/.*round 1: .*, \([0-9.]*\) us per call/\1/p' "$OUT")
+last=$(sed -n 's/.*round 20: .*, \([0-9.]*\) us per call/\1/p' "$OUT")
+expect_cmp "$last" "<" "$(awk -v f="$first" 'BEGIN { print f / 10 }')" "once dropped, a call costs no trap"
+
+# the loader killed with SIGKILL: its probes go with it
+./scx_fuzz --points funcs --point-prob 0 --point-rate 100000000 -- ./hitloop -n 20000 -r 40 >"$OUT" 2>&1 &
+loader=$!
+i=0
+while ! grep -q "round 3:" "$OUT" && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+kill -9 $loader
+wait $loader 2>/dev/null
+i=0
+while [ -n "$(pids_matching './hitloop *')" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+sed 's/^/    | /' "$OUT" | tail -n 3
+first=$(sed -n 's/.*round 1: .*, \([0-9.]*\) us per call/\1/p' "$OUT")
+last=$(sed -n 's/.*round 40: .*, \([0-9.]*\) us per call/\1/p' "$OUT")
+expect_cmp "${last:-999}" "<" "$(awk -v f="${first:-0}" 'BEGIN { print f / 10 }')" \
+	"after the loader's SIGKILL the target runs without traps: no probe left"
+wait_state disabled 20 && ok "detached after SIGKILL" || not_ok "still attached after SIGKILL"
+expect_state disabled "detached at the end"
+echo "ok - guest script completed"; exit 0
