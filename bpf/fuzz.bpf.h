@@ -113,26 +113,60 @@ static __always_inline void hold_until(struct task_struct *p, struct task_ctx *t
 }
 
 /*
- * --hold-share: a thread is held at most that share of its wall time beyond
- * a first second it may take at once, so a run slows down by a bounded
- * factor however often its threads wake, yet one long hold is always there.
+ * --hold-share: a target process's threads are held, all together, at most
+ * that share of its wall time beyond a first second it may take at once. Per
+ * process, not per thread: holding the thread that holds a lock everyone
+ * needs (a runtime's global lock) stalls them all, so per-thread shares would
+ * add up. The bucket is shared by the process's CPUs: each refill interval
+ * is credited by the CPU that wins the compare-and-swap on its start.
  */
-static bool hold_share_allows(struct task_ctx *tc, u64 now, u64 d)
+struct proc_hold {
+	s64 credit_ns;
+	u64 at_ns;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);	/* exited processes age out */
+	__uint(max_entries, FUZZ_MAX_HOLD_PROCS);
+	__type(key, u32);
+	__type(value, struct proc_hold);
+} proc_holds SEC(".maps");
+
+static bool hold_share_allows(struct task_struct *p, u64 now, u64 d)
 {
-	u64 since = now - tc->credit_at_ns;
-	s64 credit;
+	struct proc_hold *ph, fresh = { .credit_ns = FUZZ_HOLD_ALLOWANCE_NS, .at_ns = now };
+	u32 tgid = p->tgid;
+	u64 at, since;
 
 	if (!knobs.hold_share_ppm)
 		return true;
-	if (since > FUZZ_HOLD_ALLOWANCE_NS * 1000)	/* keeps the product below 2^64 */
-		since = FUZZ_HOLD_ALLOWANCE_NS * 1000;
-	credit = tc->hold_credit_ns + (s64)(since * knobs.hold_share_ppm / FUZZ_PPM);
-	tc->hold_credit_ns = credit > (s64)FUZZ_HOLD_ALLOWANCE_NS ? (s64)FUZZ_HOLD_ALLOWANCE_NS : credit;
-	tc->credit_at_ns = now;
-	if (tc->hold_credit_ns < (s64)d)
+	if (!(ph = bpf_map_lookup_elem(&proc_holds, &tgid))) {
+		bpf_map_update_elem(&proc_holds, &tgid, &fresh, BPF_NOEXIST);
+		if (!(ph = bpf_map_lookup_elem(&proc_holds, &tgid)))
+			return false;
+	}
+	at = ph->at_ns;
+	since = now - at;
+	if (time_before(at, now) && __sync_val_compare_and_swap(&ph->at_ns, at, now) == at) {
+		if (since > FUZZ_HOLD_ALLOWANCE_NS * 1000)	/* keeps the product below 2^64 */
+			since = FUZZ_HOLD_ALLOWANCE_NS * 1000;
+		__sync_fetch_and_add(&ph->credit_ns, (s64)(since * knobs.hold_share_ppm / FUZZ_PPM));
+		if (ph->credit_ns > (s64)FUZZ_HOLD_ALLOWANCE_NS)
+			ph->credit_ns = FUZZ_HOLD_ALLOWANCE_NS;	/* a race here only loses credit */
+	}
+	if (ph->credit_ns < (s64)d)
 		return false;
-	tc->hold_credit_ns -= d;
+	__sync_fetch_and_sub(&ph->credit_ns, (s64)d);
 	return true;
+}
+
+/* Has the process any hold share left? (a point acts only then: a preemption alone costs too) */
+static bool hold_share_left(struct task_struct *p)
+{
+	u32 tgid = p->tgid;
+	struct proc_hold *ph;
+
+	return !knobs.hold_share_ppm || !(ph = bpf_map_lookup_elem(&proc_holds, &tgid)) || ph->credit_ns > 0;
 }
 
 /* Hold a target back for `d`, within its budget and hold share. */
@@ -146,7 +180,7 @@ static bool hold_for(struct task_struct *p, struct task_ctx *tc, u64 d, u64 slic
 		stat_inc(FUZZ_STAT_THROTTLED);
 		return false;
 	}
-	if (!hold_share_allows(tc, now, d)) {
+	if (!hold_share_allows(p, now, d)) {
 		stat_inc(FUZZ_STAT_THROTTLED);
 		return false;
 	}

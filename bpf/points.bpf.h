@@ -52,6 +52,9 @@ struct {
 struct fuzz_point_act point_log[FUZZ_POINT_LOG];
 __u64 point_log_n;
 
+/* This run's chance to act at a hit (the loader sets it per run: --point-prob or drawn). */
+__u32 point_ppm_run;
+
 SEC("uprobe.multi")
 int fuzz_point_hit(struct pt_regs *ctx)
 {
@@ -79,8 +82,7 @@ static void log_point(struct task_struct *p, u32 point)
 }
 
 /* The trap is handled: act on the point this thread hit, by chance. */
-SEC("fexit/uprobe_notify_resume")
-int BPF_PROG(fuzz_point_resume, struct pt_regs *regs)
+static void act_on_point(void)
 {
 	struct task_struct *p = bpf_get_current_task_btf();
 	struct pending_point *pp;
@@ -89,20 +91,20 @@ int BPF_PROG(fuzz_point_resume, struct pt_regs *regs)
 
 	pp = bpf_map_lookup_elem(&pending_points, &zero);
 	if (!pp || pp->pid != p->pid || !pp->pid)
-		return 0;
+		return;
 	point = pp->point;
 	pp->pid = 0;
 	tc = task_ctx(p);
 	if (!tc || !tc->target)
-		return 0;
+		return;
 	stat_inc(FUZZ_STAT_POINT_HITS);
 	if (knobs.mode == FUZZ_MODE_PCT) {
 		if (!pct_sync_step(p, tc))
-			return 0;
-	} else if (tc->kicked ||
+			return;
+	} else if (tc->kicked || !hold_share_left(p) ||
 		   !fuzz_chance(fuzz_stream_draw(run_seed, tc->key, FUZZ_STREAM_POINT, tc->point_hits++),
-				knobs.point_ppm)) {
-		return 0;
+				point_ppm_run)) {
+		return;
 	} else {
 		tc->kicked = FUZZ_EV_POINT;
 	}
@@ -110,6 +112,21 @@ int BPF_PROG(fuzz_point_resume, struct pt_regs *regs)
 	stat_inc(FUZZ_STAT_POINT_ACTS);
 	trace_event(p, FUZZ_EV_POINT, point);
 	log_point(p, point);
+}
+
+/* A probe's trap, handled on the way back to user space. */
+SEC("fexit/uprobe_notify_resume")
+int BPF_PROG(fuzz_point_resume, struct pt_regs *regs)
+{
+	act_on_point();
+	return 0;
+}
+
+/* A return probe, handled in the uretprobe trampoline (a system call since 6.11, not a trap). */
+SEC("fexit/uprobe_handle_trampoline")
+int BPF_PROG(fuzz_point_return, struct pt_regs *regs)
+{
+	act_on_point();
 	return 0;
 }
 

@@ -392,8 +392,6 @@ s32 FUZZ_OPS(fuzz_init_task, struct task_struct *p, struct scx_init_task_args *a
 
 	if (!tc)
 		return -12;	/* -ENOMEM */
-	tc->hold_credit_ns = FUZZ_HOLD_ALLOWANCE_NS;
-	tc->credit_at_ns = bpf_ktime_get_ns();
 	target_init_task(p, tc, args->fork);
 	return 0;
 }

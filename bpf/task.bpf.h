@@ -20,8 +20,6 @@ struct task_ctx {
 	u64 serial_key;		/* --serialize: its place in line, drawn when it woke */
 	u64 pct_prio;		/* --mode pct: its priority, higher runs first; 0: not drawn yet */
 	u64 burst_ns;		/* its usual run length (moving average): --preempt auto draws inside it */
-	s64 hold_credit_ns;	/* --hold-share: held time it may still take (token bucket) */
-	u64 credit_at_ns;	/* when hold_credit_ns was last topped up */
 	u64 sync_events;	/* targets it woke or created: the event stream's counter */
 	u64 point_hits;		/* --points it reached: the point stream's counter */
 	u32 pct_drop_to;	/* --mode pct: a change point falls in this run: the priority after it */

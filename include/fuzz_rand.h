@@ -77,6 +77,7 @@ enum fuzz_stream {
 	FUZZ_STREAM_EVENT = 5,		/* n-th target it woke or created: preempt it there? */
 	FUZZ_STREAM_SCALE = 6,		/* the run's own scale of holds (key 0) */
 	FUZZ_STREAM_POINT = 7,		/* n-th point it reached: preempt it there? */
+	FUZZ_STREAM_POINT_PROB = 8,	/* the run's own point probability (key 0) */
 };
 
 static inline __u64 fuzz_stream_draw(__u64 seed, __u64 key, __u32 stream, __u64 n)
@@ -193,6 +194,18 @@ FUZZ_INLINE __u64 fuzz_hold_ns(__u64 seed, __u64 r, __u32 dist, __u64 lo, __u64 
 	s = fuzz_uniform(fuzz_stream_draw(seed, 0, FUZZ_STREAM_SCALE, 0), a, b - FUZZ_LOG2_10_FIX);
 	x = fuzz_exp2_fix(fuzz_uniform(fuzz_mix64(r), s, s + FUZZ_LOG2_10_FIX));
 	return x < lo ? lo : x > hi ? hi : x;
+}
+
+/*
+ * --points: a run's own chance of acting at a point hit, log-uniform in
+ * [lo, hi] ppm. A bug that needs one thread stopped in a short stretch while
+ * another runs through a long one is likeliest when the chance is about one
+ * over the points on the rival's path, which nobody knows beforehand: some
+ * runs stop threads rarely, others often.
+ */
+static inline __u32 fuzz_point_ppm(__u64 seed, __u32 lo, __u32 hi)
+{
+	return fuzz_duration(fuzz_stream_draw(seed, 0, FUZZ_STREAM_POINT_PROB, 0), FUZZ_DIST_LOGUNIFORM, lo, hi);
 }
 
 /*

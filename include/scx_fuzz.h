@@ -64,12 +64,15 @@ enum fuzz_defaults {
 #define FUZZ_MIN_PREEMPT_NS	(10ULL * 1000)		/* --preempt: shortest timer */
 #define FUZZ_MIN_BURST_TIMER_NS	(1ULL * 1000)		/* --preempt auto: shortest timer */
 #define FUZZ_FIRST_BURST_NS	(100ULL * 1000)		/* --preempt auto: a new thread's burst, until seen */
-#define FUZZ_HOLD_ALLOWANCE_NS	(1000ULL * 1000 * 1000)	/* --hold-share: what a thread may be held at once */
+#define FUZZ_HOLD_ALLOWANCE_NS	(1000ULL * 1000 * 1000)	/* --hold-share: what a process may be held at once */
+#define FUZZ_MAX_HOLD_PROCS	8192			/* --hold-share: target processes tracked */
 #define FUZZ_MAX_PREEMPT_NS	(100ULL * 1000 * 1000)	/* --preempt: longest timer */
 #define FUZZ_SERIAL_SPREAD_NS	(10ULL * 1000 * 1000)	/* --serialize: random order within 10 ms */
 #define FUZZ_SERIAL_LEASE_NS	(250ULL * 1000 * 1000)	/* a claimed turn unused this long is void */
 #define FUZZ_SERIAL_MAX_WAIT_NS	(100ULL * 1000 * 1000)	/* a target starved this long runs next */
 #define FUZZ_PCT_DEFAULT_STEPS	1000			/* pct: expected steps of a run, until learned */
+#define FUZZ_POINT_PPM_MIN	5000			/* --points: a run's chance to act, at least ... */
+#define FUZZ_POINT_PPM_MAX	500000			/* ... and at most (0.5 % .. 50 %, log-uniform) */
 #define FUZZ_PCT_DROP_MIN_NS	(10ULL * 1000)		/* pct: a change point falls this far ... */
 #define FUZZ_PCT_DROP_MAX_NS	(5000ULL * 1000)	/* ... to at most this far into its run */
 #define FUZZ_STRANDED_MIN_NS	(250ULL * 1000 * 1000)	/* an LLC queue unserved this long is pulled */
@@ -125,14 +128,14 @@ struct fuzz_knobs {
 					 * preempted right there and held back */
 	__u32 burst_timer_ppm;		/* --preempt auto: chance a target's run gets a timer drawn
 					 * inside its usual run burst (preempted and held when it fires) */
-	__u32 hold_share_ppm;		/* held time per wall time of a thread, beyond a 1 s allowance;
-					 * 0: unlimited */
+	__u32 hold_share_ppm;		/* held time of a process's threads per its wall time, beyond
+					 * a 1 s allowance; 0: unlimited */
 	__u32 start_ppm;		/* at a thread's creation: chance its creator is preempted and
 					 * held right there, and (drawn apart) that its start is held */
 	__u32 scale_ppm;		/* share of holds drawn within the run's own decade of
 					 * [delay_min_ns, delay_max_ns] (fuzz_hold_ns) */
-	__u32 point_ppm;		/* --points: chance a target thread reaching a point is
-					 * preempted (and held) right there */
+	__u32 point_ppm;		/* --point-prob: chance a target thread reaching a point is
+					 * preempted (and held) right there; 0: drawn per run */
 };
 
 /* Per-CPU counters; the loader sums each index over all possible CPUs. */

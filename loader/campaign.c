@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "campaign.h"
+#include "fuzz_rand.h"
 
 volatile sig_atomic_t fuzz_stop_signal;	/* set by main.c's SIGINT/SIGTERM handler */
 
@@ -129,11 +130,14 @@ static int place_points(struct campaign *c, struct run *r, pid_t pid)
 	if (c->probes.refused && r->n == 1)
 		fprintf(stderr, "scx_fuzz: the kernel refused %zu of the %zu points (%s)\n", c->probes.refused,
 			c->points->n, strerror(c->probes.last_err));
-	sched_point_log_reset(c->s);
+	r->point_ppm = c->knobs->point_ppm ? c->knobs->point_ppm :
+		       fuzz_point_ppm(r->seed, FUZZ_POINT_PPM_MIN, FUZZ_POINT_PPM_MAX);
+	sched_point_log_reset(c->s, r->point_ppm);
 	return 0;
 }
 
-/* Every half second: points hit more often than --point-rate allows are dropped. */
+/* Every 0.2 s: when points are hit more often than --point-rate allows, the hottest go. */
+#define POINTS_CHECK_S 0.2
 static void cool_points(struct campaign *c, pid_t pid, double *next)
 {
 	double now = now_s();
@@ -141,14 +145,14 @@ static void cool_points(struct campaign *c, pid_t pid, double *next)
 
 	if (now < *next)
 		return;
-	n = probes_drop_hot(&c->probes, c->s->skel, now - *next + 0.5, c->o->point_rate);
-	*next = now + 0.5;
+	n = probes_drop_hot(&c->probes, c->s->skel, now - *next + POINTS_CHECK_S, c->o->point_rate);
+	*next = now + POINTS_CHECK_S;
 	if (!n)
 		return;
 	probes_detach(&c->probes);
 	probes_attach(&c->probes, c->s->skel, c->points, pid);
-	fprintf(stderr, "scx_fuzz: %zu points hit more than %.0f times a second dropped (%zu in all)\n", n,
-		c->o->point_rate / 16, c->probes.nr_dropped);
+	fprintf(stderr, "scx_fuzz: points hit more than %.0f times a second: the %zu hottest dropped (%zu in all)\n",
+		c->o->point_rate, n, c->probes.nr_dropped);
 }
 
 /* One run of CMD; 0, or an exit status of scx_fuzz's own if the run could not be set up. */

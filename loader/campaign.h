@@ -33,6 +33,7 @@ struct run {
 	uint64_t counters[FUZZ_NR_STATS];	/* this run's share of the counters */
 	uint64_t pct_steps;	/* --mode pct: the steps its change points were drawn over */
 	size_t points_placed;	/* --points: the uprobes the kernel took for this run */
+	__u32 point_ppm;	/* --points: its chance to act at a hit */
 	struct fuzz_point_act acts[FUZZ_POINT_LOG];	/* --points: the last acted on, if it failed */
 	size_t nr_acts;
 };
@@ -52,6 +53,7 @@ struct campaign {
 	struct trace trace;	/* the current run's events (--trace) */
 	const char *kernel;	/* uname release */
 	const struct point_set *points;	/* --points; NULL: none */
+	const struct fuzz_knobs *knobs;	/* as loaded */
 	struct probes probes;
 	int nr_cpus, nr_llcs, nr_nodes;
 };

@@ -227,7 +227,7 @@ int knobs_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, si
 		k->start_ppm = x->start_ppm;
 	if (set & KNOB_RUN_SCALE)
 		k->scale_ppm = x->scale_ppm;
-	if (o->points)	/* every hit is a step under pct; otherwise a drawn share acts */
+	if (o->points)	/* every hit is a step under pct; otherwise a share acts */
 		k->point_ppm = (set & KNOB_POINT_PROB) ? x->point_ppm : PCT(10);
 	else if (set & KNOB_POINT_PROB) {
 		snprintf(err, err_len, "--point-prob needs --points");

@@ -199,6 +199,7 @@ static int run(const struct fuzz_opts *o)
 	if (o->cmd) {
 		c.s = &s;
 		c.points = o->points ? &points : NULL;
+		c.knobs = &knobs;
 		c.trace.points = c.points;
 		c.kernel = uname(&u) ? "?" : u.release;
 		c.nr_cpus = machine.nr_cpus;

@@ -22,7 +22,7 @@ static const char usage[] =
 "      --preempt auto|off|MIN:MAX  timers inside run bursts (auto) or a range\n"
 "      --jitter DUR  --migrate[-far] PCT  --serialize: one target thread at once\n"
 "      --points locks,funcs,insns[:N]|auto  uprobes in CMD where it is preempted\n"
-"        (--point-prob PCT of hits (10), --point-rate N hits/s at most (10000))\n"
+"        (--point-prob PCT (10) or 0: drawn by run, --point-rate N hits/s (2000))\n"
 "      --mode pct --depth D  priorities, D-1 change points (--pct-steps K: steps)\n"
 "      --mode windows  the original tool's: --run MIN:MAX, --sleep MIN:MAX,\n"
 "                 --system-slice DUR, --no-scale-slice\n"
@@ -373,7 +373,7 @@ int parse_opts(int argc, char **argv, struct fuzz_opts *o, bool *done, FILE *out
 	o->slice_us = FUZZ_DEFAULT_SLICE_US;
 	o->batch = FUZZ_DEFAULT_BATCH;
 	o->error_interval_s = 10;
-	o->point_rate = 10000;
+	o->point_rate = 2000;
 	*done = false;
 	optind = 1;
 	opterr = 0;

@@ -18,9 +18,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elfsyms.h"
 #include "fuzz_rand.h"
 #include "points.h"
 #include "scx_fuzz.h"
+
+/* --points auto: all instructions up to this many; else these samples (every trap costs) */
+#define AUTO_ALL_INSNS 4000
+#define AUTO_SAMPLE_INSNS 1000
+#define AUTO_SAMPLE_FUNCS 500
 
 /* The synchronisation calls whose entry and return are points (glibc names). */
 static const char *const lock_calls[] = {
@@ -29,13 +35,6 @@ static const char *const lock_calls[] = {
 	"pthread_cond_wait", "pthread_cond_timedwait", "pthread_cond_signal", "pthread_cond_broadcast",
 	"sem_wait", "sem_timedwait", "sem_post", "pthread_spin_lock", "pthread_spin_unlock",
 	"pthread_join", "pthread_barrier_wait", NULL,
-};
-
-/* An ELF file and the sections its functions live in. */
-struct elf_file {
-	int fd;
-	Elf *elf;
-	bool dynamic;		/* it has an interpreter: a dynamically linked program */
 };
 
 int points_parse_spec(const char *s, struct point_spec *spec, char *err, size_t len)
@@ -77,39 +76,6 @@ bad:
 	return -1;
 }
 
-static int elf_open(const char *path, struct elf_file *f, char *err, size_t len)
-{
-	size_t nph;
-
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (f->fd < 0) {
-		snprintf(err, len, "cannot open %s: %s", path, strerror(errno));
-		return -1;
-	}
-	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
-	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || elf_getphdrnum(f->elf, &nph)) {
-		snprintf(err, len, "%s is not an ELF file: %s", path, elf_errmsg(-1));
-		if (f->elf)
-			elf_end(f->elf);
-		close(f->fd);
-		return -1;
-	}
-	f->dynamic = false;
-	for (size_t i = 0; i < nph; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(f->elf, i, &ph) && ph.p_type == PT_INTERP)
-			f->dynamic = true;
-	}
-	return 0;
-}
-
-static void elf_close(struct elf_file *f)
-{
-	elf_end(f->elf);
-	close(f->fd);
-}
-
 static int add_point(struct point_set *ps, uint64_t offset, uint64_t vaddr, uint32_t bin, uint32_t func,
 		     enum point_kind kind)
 {
@@ -141,88 +107,6 @@ static int add_func(struct point_set *ps, const char *name, uint64_t vaddr, uint
 	}
 	ps->funcs[ps->nfuncs] = (struct point_func){ strdup(name), vaddr, size, bin };
 	return ps->funcs[ps->nfuncs++].name ? 0 : -1;
-}
-
-/* The section holding vaddr, if it is code. */
-static Elf_Scn *code_section(Elf *elf, uint64_t vaddr, GElf_Shdr *sh)
-{
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (gelf_getshdr(scn, sh) && (sh->sh_flags & SHF_EXECINSTR) && sh->sh_type == SHT_PROGBITS &&
-		    vaddr >= sh->sh_addr && vaddr < sh->sh_addr + sh->sh_size)
-			return scn;
-	}
-	return NULL;
-}
-
-/* Calls fn for each defined function symbol of the file (.symtab, else .dynsym). */
-static int for_each_func(Elf *elf, int (*fn)(void *, const char *, GElf_Sym *), void *arg)
-{
-	Elf_Scn *scn = NULL, *dyn = NULL, *tab = NULL;
-	GElf_Shdr sh;
-	int err;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_SYMTAB)
-			tab = scn;
-		else if (sh.sh_type == SHT_DYNSYM)
-			dyn = scn;
-	}
-	scn = tab ? tab : dyn;
-	if (!scn || !gelf_getshdr(scn, &sh))
-		return 0;
-	Elf_Data *d = elf_getdata(scn, NULL);
-
-	for (size_t i = 0; d && sh.sh_entsize && i < sh.sh_size / sh.sh_entsize; i++) {
-		GElf_Sym sym;
-		const char *name;
-
-		if (!gelf_getsym(d, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_size ||
-		    sym.st_shndx == SHN_UNDEF || !(name = elf_strptr(elf, sh.sh_link, sym.st_name)) || !*name)
-			continue;
-		if ((err = fn(arg, name, &sym)))
-			return err;
-	}
-	return 0;
-}
-
-/* Function entries of the program's own code from its DWARF; 0 if it has none. */
-static size_t dwarf_entries(Elf *elf, uint64_t **out)
-{
-	Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
-	Dwarf_Off off = 0, next;
-	size_t hsize, n = 0, cap = 0;
-	uint64_t *v = NULL;
-
-	if (!dw)
-		return 0;
-	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu, child;
-
-		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
-			do {
-				Dwarf_Addr lo;
-
-				if (dwarf_tag(&child) != DW_TAG_subprogram || dwarf_lowpc(&child, &lo))
-					continue;
-				if (n == cap) {
-					uint64_t *w = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
-
-					if (!w)
-						break;
-					v = w;
-				}
-				v[n++] = lo;
-			} while (dwarf_siblingof(&child, &child) == 0);
-		}
-		off = next;
-	}
-	dwarf_end(dw);
-	*out = v;
-	return n;
 }
 
 /* Names the C runtime puts in every executable: not the program's own code. */
@@ -276,21 +160,6 @@ static int take_lock(void *arg, const char *name, GElf_Sym *sym)
 			return -1;
 	}
 	return 0;
-}
-
-/* The C library a dynamic program will map (the usual Debian and generic places). */
-static char *find_libc(void)
-{
-	static const char *const dirs[] = { "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
-					    "/lib64", "/usr/lib64", "/lib", "/usr/lib", NULL };
-	char path[256];
-
-	for (int i = 0; dirs[i]; i++) {
-		snprintf(path, sizeof(path), "%s/libc.so.6", dirs[i]);
-		if (!access(path, R_OK))
-			return realpath(path, NULL);
-	}
-	return NULL;
 }
 
 /* Every instruction boundary inside the own functions, past each entry. */
@@ -372,43 +241,60 @@ int points_select(const char *exe, const struct point_spec *spec, uint64_t seed,
 
 	memset(ps, 0, sizeof(*ps));
 	elf_version(EV_CURRENT);
-	if (elf_open(exe, &ef, err, len))
+	if (elfsyms_open(exe, &ef, err, len))
 		return -1;
 	ps->paths[ps->npaths++] = realpath(exe, NULL);
 	own.nentries = dwarf_entries(ef.elf, &own.entries);
 	ps->own_from_dwarf = own.nentries > 0;
 	if ((spec->funcs || spec->insns) && for_each_func(ef.elf, take_own, &own))
 		goto oom;
-	size_t nown = ps->nfuncs;
+	size_t nown = ps->nfuncs, nfn = nown, ni = 0;
+	uint64_t *fns = calloc(nown ? nown : 1, sizeof(*fns));
+	uint32_t *fidx = calloc(nown ? nown : 1, sizeof(*fidx));
 
-	for (size_t i = 0; spec->funcs && i < nown; i++) {
+	if (!fns || !fidx) {
+		free(fns);
+		free(fidx);
+		goto oom;
+	}
+	if (spec->insns && (n = own_insns(ef.elf, ps, nown, &insns, &fn_of)) > 0)
+		ni = n;
+	/* auto: every instruction of a small program; of a large one, a sample (traps cost) */
+	if (spec->auto_size && ni > AUTO_ALL_INSNS) {
+		ni = sample(insns, fn_of, ni, AUTO_SAMPLE_INSNS, seed);
+		for (size_t i = 0; i < nown; i++)
+			fns[i] = ps->funcs[i].vaddr, fidx[i] = i;
+		nfn = sample(fns, fidx, nown, AUTO_SAMPLE_FUNCS, seed + 1);
+	} else {
+		ni = sample(insns, fn_of, ni, spec->max_insns, seed);
+		for (size_t i = 0; i < nown; i++)
+			fns[i] = ps->funcs[i].vaddr, fidx[i] = i;
+	}
+	for (size_t i = 0; spec->funcs && i < nfn; i++) {
 		GElf_Shdr sh;
 
-		if (code_section(ef.elf, ps->funcs[i].vaddr, &sh) &&
-		    add_point(ps, ps->funcs[i].vaddr - sh.sh_addr + sh.sh_offset, ps->funcs[i].vaddr, 0, i,
-			      POINT_FUNC))
-			goto full;
+		if (code_section(ef.elf, fns[i], &sh) &&
+		    add_point(ps, fns[i] - sh.sh_addr + sh.sh_offset, fns[i], 0, fidx[i], POINT_FUNC))
+			break;
 	}
-	if (spec->insns && (n = own_insns(ef.elf, ps, nown, &insns, &fn_of)) > 0) {
-		size_t k = sample(insns, fn_of, n, spec->max_insns, seed);
+	free(fns);
+	free(fidx);
+	for (size_t i = 0; i < ni; i++) {
+		GElf_Shdr sh;
 
-		for (size_t i = 0; i < k; i++) {
-			GElf_Shdr sh;
-
-			if (code_section(ef.elf, insns[i], &sh) &&
-			    add_point(ps, insns[i] - sh.sh_addr + sh.sh_offset, insns[i], 0, fn_of[i], POINT_INSN))
-				goto full;
-		}
+		if (code_section(ef.elf, insns[i], &sh) &&
+		    add_point(ps, insns[i] - sh.sh_addr + sh.sh_offset, insns[i], 0, fn_of[i], POINT_INSN))
+			goto full;
 	}
 	if (spec->locks && !ef.dynamic && for_each_func(ef.elf, take_lock, &(struct lock_ctx){ ps, ef.elf, 0 }))
 		goto full;
 	if (spec->locks && ef.dynamic) {
 		char *libc = find_libc();
 
-		if (libc && !elf_open(libc, &lf, err, len)) {
+		if (libc && !elfsyms_open(libc, &lf, err, len)) {
 			ps->paths[ps->npaths++] = libc;
 			n = for_each_func(lf.elf, take_lock, &(struct lock_ctx){ ps, lf.elf, 1 });
-			elf_close(&lf);
+			elfsyms_close(&lf);
 			if (n)
 				goto full;
 		} else {
@@ -428,7 +314,7 @@ out:
 	free(insns);
 	free(fn_of);
 	free(own.entries);
-	elf_close(&ef);
+	elfsyms_close(&ef);
 	return ret;
 }
 

@@ -93,9 +93,10 @@ bool probes_dropped(const struct probes *pr, size_t i)
 }
 
 /*
- * The points hit more than their share of `max_rate` hits/s since the last
- * call (`secs` ago): dropped for the rest of the campaign. Returns how many;
- * the caller attaches again without them.
+ * When the points were hit more than `max_rate` times a second since the
+ * last call (`secs` ago), the hottest are dropped for the rest of the
+ * campaign until the others' rate is below a quarter of it. Returns how many; the
+ * caller attaches again without them.
  */
 size_t probes_drop_hot(struct probes *pr, struct scx_fuzz *skel, double secs, double max_rate)
 {
@@ -121,14 +122,24 @@ size_t probes_drop_hot(struct probes *pr, struct scx_fuzz *skel, double secs, do
 			hits[key] = pr->last_hits[key];
 		total += hits[key] - pr->last_hits[key];
 	}
-	/* over the cap: drop every point that alone took more than 1/16 of it */
-	if (total / secs > max_rate) {
+	/* over the cap: drop the hottest points until what is left is below a quarter of it */
+	while (total / secs > max_rate / 4) {
+		size_t hot = ps->n;
+		uint64_t most = 0;
+
 		for (size_t i = 0; i < ps->n; i++) {
-			if (!probes_dropped(pr, i) && (hits[i] - pr->last_hits[i]) / secs > max_rate / 16) {
-				pr->dropped[i / 8] |= 1u << (i % 8);
-				dropped++;
+			uint64_t d = hits[i] - pr->last_hits[i];
+
+			if (!probes_dropped(pr, i) && d > most) {
+				most = d;
+				hot = i;
 			}
 		}
+		if (hot == ps->n)
+			break;
+		pr->dropped[hot / 8] |= 1u << (hot % 8);
+		total -= most;
+		dropped++;
 	}
 	memcpy(pr->last_hits, hits, ps->n * sizeof(*hits));
 	free(hits);

@@ -88,9 +88,10 @@ static void print_points(const struct campaign *c, const struct run *r)
 
 	if (!c->points)
 		return;
-	fprintf(stderr, "scx_fuzz: points: %zu placed, %llu hit, %llu acted on%s\n", r->points_placed,
-		(unsigned long long)r->counters[FUZZ_STAT_POINT_HITS],
-		(unsigned long long)r->counters[FUZZ_STAT_POINT_ACTS], r->nr_acts ? "; the last, oldest first:" : "");
+	fprintf(stderr, "scx_fuzz: points: %zu placed, %llu hit, %llu acted on (%.1f %% of hits)%s\n",
+		r->points_placed, (unsigned long long)r->counters[FUZZ_STAT_POINT_HITS],
+		(unsigned long long)r->counters[FUZZ_STAT_POINT_ACTS], r->point_ppm / 1e4,
+		r->nr_acts ? "; the last, oldest first:" : "");
 	for (size_t i = 0; i < r->nr_acts; i++) {
 		points_name(c->points, r->acts[i].point, name, sizeof(name));
 		fprintf(stderr, "scx_fuzz:   preempted thread %u at %s\n", r->acts[i].tid, name);

@@ -56,6 +56,7 @@ int sched_open_load(struct sched *s, const struct fuzz_opts *o, const struct fuz
 	/* --points: the uprobe and its trap handler load only when asked for */
 	bpf_program__set_autoload(s->skel->progs.fuzz_point_hit, o->points != NULL);
 	bpf_program__set_autoload(s->skel->progs.fuzz_point_resume, o->points != NULL);
+	bpf_program__set_autoload(s->skel->progs.fuzz_point_return, o->points != NULL);
 	if (o->test_fault == FUZZ_FAULT_VERIFIER &&
 	    (err = bpf_program__set_autoload(s->skel->progs.fuzz_verifier_reject, true))) {
 		fprintf(stderr, "scx_fuzz: cannot enable the test program: %s\n", strerror(-err));
@@ -172,11 +173,18 @@ int sched_attach(struct sched *s)
 int sched_points_start(struct sched *s)
 {
 	s->points_link = bpf_program__attach(s->skel->progs.fuzz_point_resume);
-	if (s->points_link)
-		return 0;
-	fprintf(stderr, "scx_fuzz: cannot attach the point handler (fexit on uprobe_notify_resume): %s\n",
-		strerror(errno));
-	return EXIT_SCHED;
+	if (!s->points_link) {
+		fprintf(stderr, "scx_fuzz: cannot attach the point handler (fexit on uprobe_notify_resume): "
+			"%s\n", strerror(errno));
+		return EXIT_SCHED;
+	}
+	s->returns_link = bpf_program__attach(s->skel->progs.fuzz_point_return);
+	if (!s->returns_link) {
+		fprintf(stderr, "scx_fuzz: cannot attach the return point handler (fexit on "
+			"uprobe_handle_trampoline): %s\n", strerror(errno));
+		return EXIT_SCHED;
+	}
+	return 0;
 }
 
 /* The last points acted on, oldest first; how many (at most `max`). */
@@ -191,9 +199,11 @@ size_t sched_point_log(const struct sched *s, struct fuzz_point_act *acts, size_
 	return k;
 }
 
-void sched_point_log_reset(struct sched *s)
+/* --points, before a run: no point acted on yet, and the run's chance to act. */
+void sched_point_log_reset(struct sched *s, __u32 point_ppm)
 {
 	__atomic_store_n(&s->skel->bss->point_log_n, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->skel->bss->point_ppm_run, point_ppm, __ATOMIC_RELEASE);
 }
 
 bool sched_exited(const struct sched *s)
@@ -271,6 +281,10 @@ void sched_detach(struct sched *s)
 	if (s->points_link) {
 		bpf_link__destroy(s->points_link);
 		s->points_link = NULL;
+	}
+	if (s->returns_link) {
+		bpf_link__destroy(s->returns_link);
+		s->returns_link = NULL;
 	}
 	if (s->link) {
 		bpf_link__destroy(s->link);

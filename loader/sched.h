@@ -18,7 +18,8 @@ struct sched {
 	struct scx_fuzz *skel;
 	struct bpf_link *link;
 	struct ring_buffer *rb;		/* --trace */
-	struct bpf_link *points_link;	/* --points: the handler of point traps */
+	struct bpf_link *points_link;	/* --points: the handler of point traps ... */
+	struct bpf_link *returns_link;	/* ... and of return probes */
 };
 
 int sched_open_load(struct sched *s, const struct fuzz_opts *o, const struct fuzz_plan *plan,
@@ -33,7 +34,7 @@ int sched_trace_fd(const struct sched *s);
 int sched_attach(struct sched *s);
 int sched_points_start(struct sched *s);
 size_t sched_point_log(const struct sched *s, struct fuzz_point_act *acts, size_t max);
-void sched_point_log_reset(struct sched *s);
+void sched_point_log_reset(struct sched *s, __u32 point_ppm);
 bool sched_exited(const struct sched *s);
 bool sched_exit_is_error(const struct sched *s);
 void sched_print_exit(const struct sched *s);

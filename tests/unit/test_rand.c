@@ -269,3 +269,19 @@ Test(rand, hold_scale_per_run)
 		cr_assert(d >= 1000 && d <= 50000, "a range under 2 decades has no run scale");
 	}
 }
+
+/* --points: each run its own chance to act, log-uniform over the range, a pure function of the seed. */
+Test(rand, point_probability_per_run)
+{
+	unsigned low = 0, high = 0, n = 20000;
+
+	for (__u64 seed = 1; seed <= n; seed++) {
+		__u32 p = fuzz_point_ppm(seed, 5000, 500000);
+
+		cr_assert(p >= 5000 && p <= 500000, "%u", p);
+		cr_assert_eq(p, fuzz_point_ppm(seed, 5000, 500000));
+		low += p < 50000;	/* the lower of two decades */
+		high += p >= 50000;
+	}
+	cr_assert(low > n * 45 / 100 && high > n * 45 / 100, "log-uniform: %u below 5 %%, %u above", low, high);
+}
