@@ -117,8 +117,10 @@ static __always_inline void hold_until(struct task_struct *p, struct task_ctx *t
  * that share of its wall time beyond a first second it may take at once. Per
  * process, not per thread: holding the thread that holds a lock everyone
  * needs (a runtime's global lock) stalls them all, so per-thread shares would
- * add up. The bucket is shared by the process's CPUs: each refill interval
- * is credited by the CPU that wins the compare-and-swap on its start.
+ * add up. Each thread also has a small allowance of its own (a short-lived
+ * thread of a small program gets its holds whatever its siblings took). The
+ * bucket is shared by the process's CPUs: each refill interval is credited by
+ * the CPU that wins the compare-and-swap on its start.
  */
 struct proc_hold {
 	s64 credit_ns;
@@ -132,7 +134,7 @@ struct {
 	__type(value, struct proc_hold);
 } proc_holds SEC(".maps");
 
-static bool hold_share_allows(struct task_struct *p, u64 now, u64 d)
+static bool hold_share_allows(struct task_struct *p, struct task_ctx *tc, u64 now, u64 d)
 {
 	struct proc_hold *ph, fresh = { .credit_ns = FUZZ_HOLD_ALLOWANCE_NS, .at_ns = now };
 	u32 tgid = p->tgid;
@@ -140,6 +142,10 @@ static bool hold_share_allows(struct task_struct *p, u64 now, u64 d)
 
 	if (!knobs.hold_share_ppm)
 		return true;
+	if (tc->own_hold_ns >= d) {
+		tc->own_hold_ns -= d;
+		return true;
+	}
 	if (!(ph = bpf_map_lookup_elem(&proc_holds, &tgid))) {
 		bpf_map_update_elem(&proc_holds, &tgid, &fresh, BPF_NOEXIST);
 		if (!(ph = bpf_map_lookup_elem(&proc_holds, &tgid)))
@@ -161,12 +167,13 @@ static bool hold_share_allows(struct task_struct *p, u64 now, u64 d)
 }
 
 /* Has the process any hold share left? (a point acts only then: a preemption alone costs too) */
-static bool hold_share_left(struct task_struct *p)
+static bool hold_share_left(struct task_struct *p, const struct task_ctx *tc)
 {
 	u32 tgid = p->tgid;
 	struct proc_hold *ph;
 
-	return !knobs.hold_share_ppm || !(ph = bpf_map_lookup_elem(&proc_holds, &tgid)) || ph->credit_ns > 0;
+	return !knobs.hold_share_ppm || tc->own_hold_ns || !(ph = bpf_map_lookup_elem(&proc_holds, &tgid)) ||
+	       ph->credit_ns > 0;
 }
 
 /* Hold a target back for `d`, within its budget and hold share. */
@@ -180,7 +187,7 @@ static bool hold_for(struct task_struct *p, struct task_ctx *tc, u64 d, u64 slic
 		stat_inc(FUZZ_STAT_THROTTLED);
 		return false;
 	}
-	if (!hold_share_allows(p, now, d)) {
+	if (!hold_share_allows(p, tc, now, d)) {
 		stat_inc(FUZZ_STAT_THROTTLED);
 		return false;
 	}

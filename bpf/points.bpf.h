@@ -101,7 +101,7 @@ static void act_on_point(void)
 	if (knobs.mode == FUZZ_MODE_PCT) {
 		if (!pct_sync_step(p, tc))
 			return;
-	} else if (tc->kicked || !hold_share_left(p) ||
+	} else if (tc->kicked || !hold_share_left(p, tc) ||
 		   !fuzz_chance(fuzz_stream_draw(run_seed, tc->key, FUZZ_STREAM_POINT, tc->point_hits++),
 				point_ppm_run)) {
 		return;

@@ -392,6 +392,7 @@ s32 FUZZ_OPS(fuzz_init_task, struct task_struct *p, struct scx_init_task_args *a
 
 	if (!tc)
 		return -12;	/* -ENOMEM */
+	tc->own_hold_ns = FUZZ_THREAD_HOLD_NS;
 	target_init_task(p, tc, args->fork);
 	return 0;
 }

@@ -66,6 +66,7 @@ enum fuzz_defaults {
 #define FUZZ_FIRST_BURST_NS	(100ULL * 1000)		/* --preempt auto: a new thread's burst, until seen */
 #define FUZZ_HOLD_ALLOWANCE_NS	(1000ULL * 1000 * 1000)	/* --hold-share: what a process may be held at once */
 #define FUZZ_MAX_HOLD_PROCS	8192			/* --hold-share: target processes tracked */
+#define FUZZ_THREAD_HOLD_NS	(100ULL * 1000 * 1000)	/* --hold-share: each thread's own allowance */
 #define FUZZ_MAX_PREEMPT_NS	(100ULL * 1000 * 1000)	/* --preempt: longest timer */
 #define FUZZ_SERIAL_SPREAD_NS	(10ULL * 1000 * 1000)	/* --serialize: random order within 10 ms */
 #define FUZZ_SERIAL_LEASE_NS	(250ULL * 1000 * 1000)	/* a claimed turn unused this long is void */

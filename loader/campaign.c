@@ -121,6 +121,8 @@ static int place_points(struct campaign *c, struct run *r, pid_t pid)
 {
 	int err = probes_attach(&c->probes, c->s->skel, c->points, pid);
 
+	probes_baseline(&c->probes, c->s->skel);
+
 	r->points_placed = c->probes.placed;
 	if (err) {
 		fprintf(stderr, "scx_fuzz: cannot place any of the %zu points in %s: %s\n", c->points->n,
@@ -136,8 +138,9 @@ static int place_points(struct campaign *c, struct run *r, pid_t pid)
 	return 0;
 }
 
-/* Every 0.2 s: when points are hit more often than --point-rate allows, the hottest go. */
-#define POINTS_CHECK_S 0.2
+/* Every second: when points are hit more often than --point-rate allows, the hottest go (a
+ * shorter run, or a burst within a second, keeps them all). */
+#define POINTS_CHECK_S 1.0
 static void cool_points(struct campaign *c, pid_t pid, double *next)
 {
 	double now = now_s();

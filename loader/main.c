@@ -150,9 +150,9 @@ static int choose_points(const struct fuzz_opts *o, const char *exe, __u64 seed,
 		fprintf(stderr, "scx_fuzz: --points %s: no point found in %s\n", o->points, exe);
 		return EXIT_USAGE;
 	}
-	fprintf(stderr, "scx_fuzz: %zu points in %s%s%s: %zu lock calls (and their returns), %zu functions, "
-		"%zu instructions%s\n", ps->n, exe, ps->npaths > 1 ? " and " : "", ps->npaths > 1 ? ps->paths[1] : "",
-		kinds[POINT_LOCK], kinds[POINT_FUNC], kinds[POINT_INSN],
+	fprintf(stderr, "scx_fuzz: %zu points in %s%s%s: %zu lock calls, %zu functions, %zu instructions%s\n",
+		ps->n, exe, ps->npaths > 1 ? " and " : "", ps->npaths > 1 ? ps->paths[1] : "",
+		kinds[POINT_LOCK] + kinds[POINT_LOCK_RET], kinds[POINT_FUNC], kinds[POINT_INSN],
 		ps->own_from_dwarf ? "" : " (no debug info: its own functions told by name)");
 	return 0;
 }

@@ -98,13 +98,30 @@ bool probes_dropped(const struct probes *pr, size_t i)
  * campaign until the others' rate is below a quarter of it. Returns how many; the
  * caller attaches again without them.
  */
+/* Each point's hits so far into `hits` (ps->n entries); those that cannot be read keep their value. */
+static void read_hits(const struct point_set *ps, struct scx_fuzz *skel, __u64 *hits)
+{
+	for (__u32 key = 0; key < ps->n; key++)
+		bpf_map__lookup_elem(skel->maps.point_hits, &key, sizeof(key), &hits[key], sizeof(__u64), 0);
+}
+
+/* A run starts: the hits so far are the baseline of its first check (earlier runs' do not count). */
+void probes_baseline(struct probes *pr, struct scx_fuzz *skel)
+{
+	if (!pr->ps || !pr->ps->n)
+		return;
+	if (!pr->last_hits)
+		pr->last_hits = calloc(pr->ps->n, sizeof(*pr->last_hits));
+	if (pr->last_hits)
+		read_hits(pr->ps, skel, pr->last_hits);
+}
+
 size_t probes_drop_hot(struct probes *pr, struct scx_fuzz *skel, double secs, double max_rate)
 {
 	const struct point_set *ps = pr->ps;
 	size_t dropped = 0;
 	uint64_t total = 0;
 	__u64 *hits;
-	__u32 key;
 
 	if (!ps || !ps->n || secs <= 0)
 		return 0;
@@ -117,11 +134,10 @@ size_t probes_drop_hot(struct probes *pr, struct scx_fuzz *skel, double secs, do
 		free(hits);
 		return 0;
 	}
-	for (key = 0; key < ps->n; key++) {
-		if (bpf_map__lookup_elem(skel->maps.point_hits, &key, sizeof(key), &hits[key], sizeof(__u64), 0))
-			hits[key] = pr->last_hits[key];
-		total += hits[key] - pr->last_hits[key];
-	}
+	memcpy(hits, pr->last_hits, ps->n * sizeof(*hits));
+	read_hits(ps, skel, hits);
+	for (size_t i = 0; i < ps->n; i++)
+		total += hits[i] - pr->last_hits[i];
 	/* over the cap: drop the hottest points until what is left is below a quarter of it */
 	while (total / secs > max_rate / 4) {
 		size_t hot = ps->n;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <linux/types.h>
 
 #include "points.h"
 
@@ -23,13 +24,14 @@ struct probes {
 	int last_err;		/* errno of the last refusal */
 	uint8_t *dropped;	/* bitmap: points hit too often, left out from now on */
 	size_t nr_dropped;
-	uint64_t *last_hits;	/* each point's hits at the last check */
+	__u64 *last_hits;	/* each point's hits at the last check */
 };
 
 /* Place the points in process `pid`; 0, or -errno when none could be placed. */
 int probes_attach(struct probes *pr, struct scx_fuzz *skel, const struct point_set *ps, pid_t pid);
 void probes_detach(struct probes *pr);
 bool probes_dropped(const struct probes *pr, size_t i);
+void probes_baseline(struct probes *pr, struct scx_fuzz *skel);
 size_t probes_drop_hot(struct probes *pr, struct scx_fuzz *skel, double secs, double max_rate);
 void probes_free(struct probes *pr);
 

@@ -5,7 +5,7 @@
 # to separate the target's slowdown from everyone else's. Prints one RESULT
 # line a measurement. usage: overhead.sh ROUNDS SECONDS "MODES"
 rounds=${1:-3} secs=${2:-5} modes=${3:-default base off low medium high global}
-split_modes="default off low"
+split_modes="default off low medium"
 n=$(nproc)
 nodes=$(ls -d /sys/devices/system/node/node[0-9]* | wc -l)
 hb_groups=$((n / 8 + 1))
