@@ -6,22 +6,23 @@
 # counted and is in the trace. Runs in the guest.
 # usage: events.sh [RUNS_DEFAULT [RUNS_FUZZ]]
 . ./lib.sh
-runs_default=${1:-10} runs_fuzz=${2:-7}
-require ./scx_fuzz ./startorder ./timeout ./midupdate
+runs_default=${1:-10} runs_fuzz=${2:-12}
+require ./scx_fuzz ./startorder ./timeout ./midupdate ./expiry ./mixload
 for ex in startorder timeout midupdate; do
 	fails=0
 	for i in $(seq "$runs_default"); do timeout 20 ./$ex >/dev/null 2>&1 || fails=$((fails + 1)); done
-	expect_cmp "$fails" "==" 0 "$ex: quiet in $runs_default runs under the default scheduler"
+	expect_quiet "$fails" "$runs_default" "$ex"
 	./scx_fuzz --repeat "$runs_fuzz" --timeout 20 --seed 1 --json /tmp/$ex.json -- ./$ex >"$OUT" 2>&1
 	found=$(sed -n 's/.*"failures":\([0-9]*\).*/\1/p' /tmp/$ex.json)
 	grep '^scx_fuzz: run ' "$OUT" | sed 's/^/    | /'
-	expect_cmp "${found:-0}" ">=" $(((runs_fuzz + 1) / 2)) "$ex: found in most of $runs_fuzz runs with no flags"
+	# found in 60-100 % of runs (docs/benchmarks.md): 2 of 12 fails by chance < 4 in 10 000
+	expect_cmp "${found:-0}" ">=" 2 "$ex: found in at least 2 of $runs_fuzz runs with no flags"
 done
 
 # Every decision point fires and is traced: a run that counts as failed (--fail-on)
-# keeps its trace. expiry wakes its consumer often; startorder creates threads.
+# keeps its trace. expiry wakes its consumer often; mixload creates 20 threads.
 run_cmd ./scx_fuzz --seed 3 --stats 60 --fail-on 'ok:' --trace /tmp/ev.json -- \
-	sh -c './expiry -n 200 -t 1000; ./startorder -n 20 -s 100'
+	sh -c './expiry -n 200 -t 1000; ./mixload -t 1 -c 4 -s 16'
 expect_cmp "$(stat preempt_wake)" ">" 0 "targets preempted right after waking another target"
 expect_cmp "$(stat preempt_create)" ">" 0 "targets preempted right after creating a thread"
 expect_cmp "$(stat burst_timers)" ">" 0 "burst timers armed (--preempt auto)"
@@ -31,7 +32,7 @@ for ev in "preempted after a wake-up" "preempted after a creation" "preempted" "
 done
 # --events 0 --starts 0 --preempt off: none of them
 run_cmd ./scx_fuzz --seed 3 --stats 60 --events 0 --starts 0 --preempt off -- \
-	sh -c './expiry -n 200 -t 1000; ./startorder -n 20 -s 100'
+	sh -c './expiry -n 200 -t 1000; ./mixload -t 1 -c 4 -s 16'
 expect_cmp "$(($(stat preempt_wake) + $(stat preempt_create) + $(stat burst_timers)))" "==" 0 \
 	"--events 0 --starts 0 --preempt off: no event preemption, no burst timer"
 expect_state disabled "detached at the end"

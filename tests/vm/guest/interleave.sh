@@ -25,17 +25,18 @@ failures() {
 for ex in lostupdate halfinit checkact twostep; do
 	fails=0 t0=$(date +%s)
 	for i in $(seq "$runs"); do timeout 20 ./$ex >/dev/null 2>&1 || fails=$((fails + 1)); done
-	expect_cmp "$fails" "==" 0 "$ex: quiet in $runs runs under the default scheduler ($(($(date +%s) - t0)) s)"
+	expect_quiet "$fails" "$runs" "$ex ($(($(date +%s) - t0)) s)"
 	# medium's held wake-ups, without its preemptions (burst timers, events): no way into the window
 	./scx_fuzz --preempt off --events 0 --starts 0 --repeat "$runs" --timeout 20 --json /tmp/$ex-medium.json \
 		-- ./$ex >"$OUT" 2>&1
-	expect_cmp "$(failures /tmp/$ex-medium.json)" "==" 0 \
-		"$ex: quiet in $runs runs under wake-up delays alone (medium, --preempt off --events 0 --starts 0)"
+	expect_cmp "$(failures /tmp/$ex-medium.json)" "<=" "$QUIET_MAX" \
+		"$ex: quiet (at most $QUIET_MAX of $runs) under wake-up delays alone (medium, --preempt off --events 0 --starts 0)"
 	expect_cmp "$(counter delayed /tmp/$ex-medium.json)" ">" 0 "$ex: medium did hold wake-ups back"
 	./scx_fuzz $FUZZ --repeat "$runs" --timeout 20 --json /tmp/$ex-serial.json -- ./$ex >"$OUT" 2>&1
 	grep '^scx_fuzz: run ' "$OUT" | head -n 3 | sed 's/^/    | /'
 	found=$(failures /tmp/$ex-serial.json)
-	expect_cmp "${found:-0}" ">" $((runs / 2)) "$ex: found in a majority of $runs runs by $FUZZ"
+	# found in 90-100 % of runs (bench/bugs --straight-line): 2 of 6 fails by chance < 1 in 10 000
+	expect_cmp "${found:-0}" ">=" 2 "$ex: found in at least 2 of $runs runs by $FUZZ"
 	expect_cmp "$(counter preempted /tmp/$ex-serial.json)" ">" 0 "$ex: targets were preempted by their timers"
 	expect_cmp "$(counter handovers /tmp/$ex-serial.json)" ">" 0 "$ex: the serialized turn was handed over"
 	unserialized_ok /tmp/$ex-serial.json "$ex"

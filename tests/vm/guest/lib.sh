@@ -73,3 +73,10 @@ require() {
 	done
 	[ $missing = 0 ] || exit 1
 }
+
+# Chance in this emulator: the default scheduler shows a calibrated race now and
+# then (0 in 700 runs measured, docs/testing.md), so "quiet" allows QUIET_MAX.
+QUIET_MAX=2
+expect_quiet() {  # FAILS RUNS WHAT
+	expect_cmp "$1" "<=" "$QUIET_MAX" "$3: quiet under the default scheduler (at most $QUIET_MAX of $2 runs)"
+}

@@ -12,13 +12,15 @@ counter() { grep -o "\"$1\":[0-9]*" "$2" | cut -d: -f2 | awk '{ s += $1 } END { 
 
 fails=0
 for i in $(seq "$runs_default"); do ./pairstore >/dev/null 2>&1 || fails=$((fails + 1)); done
-expect_cmp "$fails" "==" 0 "pairstore: quiet in $runs_default runs under the default scheduler"
+expect_quiet "$fails" "$runs_default" "pairstore"
 ./scx_fuzz --repeat "$runs_fuzz" --timeout 20 --seed 2 --json /tmp/plain.json -- ./pairstore >"$OUT" 2>&1
-expect_cmp "$(failures /tmp/plain.json)" "==" 0 "pairstore: quiet in $runs_fuzz runs under scx_fuzz without points"
-run_cmd ./scx_fuzz --points auto --repeat "$runs_fuzz" --timeout 20 --seed 2 --json /tmp/points.json -- ./pairstore
+expect_cmp "$(failures /tmp/plain.json)" "<=" "$QUIET_MAX" \
+	"pairstore: quiet (at most $QUIET_MAX of $runs_fuzz runs) under scx_fuzz without points"
+# found in about half the runs (docs/benchmarks.md): a campaign of 12 misses it by chance < 3 in 10 000
+run_cmd ./scx_fuzz --points auto --until-failure --repeat 12 --timeout 20 --seed 2 --json /tmp/points.json -- ./pairstore
 expect_out "^scx_fuzz: [0-9]+ points in \\./pairstore: [0-9]+ lock calls .*, [0-9]+ functions, [0-9]+ instructions$" \
 	"the points found are reported"
-expect_cmp "$(failures /tmp/points.json)" ">=" $(((runs_fuzz + 1) / 2)) "pairstore: found in most of $runs_fuzz runs by --points auto"
+expect_cmp "$(failures /tmp/points.json)" "==" 1 "pairstore: found by --points auto within 12 runs"
 expect_cmp "$(counter point_acts /tmp/points.json)" ">" 0 "targets were preempted at points"
 expect_out "^scx_fuzz:   preempted thread [0-9]+ at publish\\+0x[0-9a-f]+ \\(pairstore\\.c:[0-9]+\\)$" \
 	"the failure report names the instruction, with its source line"
