@@ -129,7 +129,7 @@ unit-test: $(BUILD)/unit-tests
 vm-test: $(BUILD)/scx_fuzz $(PROGS) $(JAVA_DEMO)
 	$(Q)./tests/run --vm-only
 
-test: $(BUILD)/scx_fuzz $(PROGS) $(BUILD)/unit-tests $(JAVA_DEMO) | $(DEPS_OK)
+test: $(BUILD)/scx_fuzz $(PROGS) $(BUILD)/unit-tests | $(DEPS_OK)
 	$(Q)./tests/run
 
 # Every user-facing target builds what it runs in the guest.
@@ -142,7 +142,7 @@ bench: $(BUILD)/scx_fuzz $(PROGS) | $(DEPS_OK)
 	$(Q)bench/overhead --cpus "4 16" --rounds 1 --seconds 2
 
 # The long loads and soaks (docs/testing.md, "make soak"); no CI runs them.
-soak: $(BUILD)/scx_fuzz $(PROGS) | $(DEPS_OK)
+soak: $(BUILD)/scx_fuzz $(PROGS) $(JAVA_DEMO) | $(DEPS_OK)
 	$(Q)./tests/run --soak
 
 install: $(BUILD)/scx_fuzz
