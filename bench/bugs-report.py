@@ -9,7 +9,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib
 from wilson import wilson  # noqa: E402
 
 log, base, kernel, cpus, rounds = sys.argv[1:6]
-KNOWN = ["default", "low", "medium", "high", "windows", "serial", "pct2", "pct3"]
+KNOWN = ["default", "baseline", "low", "medium", "high", "windows", "serial", "pct2", "pct3"]
 runs, steps = [], {}
 with open(log, errors="replace") as f:
     for line in f:

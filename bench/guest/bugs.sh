@@ -14,6 +14,7 @@ run() {  # MODE EXAMPLE SEED: exit status of one run
 	serial) ./scx_fuzz --serialize --preempt 20us:500us --seed "$3" --timeout 10 -- ./$2 >/dev/null 2>&1 ;;
 	pct[1-8]) ./scx_fuzz --mode pct --depth "${1#pct}" --pct-steps "$(eval echo \$steps_$2)" --seed "$3" \
 		--timeout 10 -- ./$2 >/dev/null 2>&1 ;;
+	baseline) ./scx_fuzz_baseline --intensity medium --seed "$3" --timeout 10 -- ./$2 >/dev/null 2>&1 ;;
 	*) ./scx_fuzz --intensity "$1" --seed "$3" --timeout 10 -- ./$2 >/dev/null 2>&1 ;;
 	esac
 }

@@ -21,7 +21,8 @@ for i in $(seq "$runs_fuzz"); do
 	[ $t -le 30 ] || slow=$((slow + 1))
 	if [ $rc = 1 ]; then fails=$((fails + 1)); failed_seed=${failed_seed:-$seed}; fi
 done
-expect_cmp "$fails" ">" $((runs_fuzz / 2)) "expiry fails in most of $runs_fuzz runs at --intensity medium"
+# found in 90-100 % of runs (docs/benchmarks.md): 2 of 6 fails by chance < 1 in 10 000
+expect_cmp "$fails" ">=" 2 "expiry fails in at least 2 of $runs_fuzz runs at --intensity medium"
 expect_cmp "$slow" "==" 0 "every fuzzed run ends within 30 s"
 
 # 3. The seed that failed fails again.
