@@ -8,15 +8,9 @@
 . ./lib.sh
 runs_default=${1:-10} runs_fuzz=${2:-12}
 require ./scx_fuzz ./startorder ./timeout ./midupdate ./expiry ./mixload
+# found in 60-100 % of runs (docs/benchmarks.md): 2 of 12 fails by chance < 4 in 10 000
 for ex in startorder timeout midupdate; do
-	fails=0
-	for i in $(seq "$runs_default"); do timeout 20 ./$ex >/dev/null 2>&1 || fails=$((fails + 1)); done
-	expect_quiet "$fails" "$runs_default" "$ex"
-	./scx_fuzz --repeat "$runs_fuzz" --timeout 20 --seed 1 --json /tmp/$ex.json -- ./$ex >"$OUT" 2>&1
-	found=$(sed -n 's/.*"failures":\([0-9]*\).*/\1/p' /tmp/$ex.json)
-	grep '^scx_fuzz: run ' "$OUT" | sed 's/^/    | /'
-	# found in 60-100 % of runs (docs/benchmarks.md): 2 of 12 fails by chance < 4 in 10 000
-	expect_cmp "${found:-0}" ">=" 2 "$ex: found in at least 2 of $runs_fuzz runs with no flags"
+	race_check "$ex" "$runs_default" "$runs_fuzz" 2 "with no flags" --timeout 20
 done
 
 # Every decision point fires and is traced: a run that counts as failed (--fail-on)

@@ -5,15 +5,9 @@
 . ./lib.sh
 runs_default=${1:-10} runs_fuzz=${2:-7}
 require ./scx_fuzz ./expiry ./overbook ./lazyinit ./refcount ./phases ./deadlock
+# found in 90-100 % of runs (docs/benchmarks.md): 3 of 7 fails by chance < 2 in 10 000
 for ex in expiry overbook lazyinit refcount phases deadlock; do
-	fails=0
-	for i in $(seq "$runs_default"); do timeout 20 ./$ex >/dev/null 2>&1 || fails=$((fails + 1)); done
-	expect_quiet "$fails" "$runs_default" "$ex"
-	./scx_fuzz --repeat "$runs_fuzz" --timeout 10 --seed 1 --json /tmp/$ex.json -- ./$ex >"$OUT" 2>&1
-	found=$(sed -n 's/.*"failures":\([0-9]*\).*/\1/p' /tmp/$ex.json)
-	grep '^scx_fuzz: run ' "$OUT" | sed 's/^/    | /'
-	# found in 90-100 % of runs (docs/benchmarks.md): 3 of 7 fails by chance < 2 in 10 000
-	expect_cmp "${found:-0}" ">=" 3 "$ex: found in at least 3 of $runs_fuzz runs at --intensity medium"
+	race_check "$ex" "$runs_default" "$runs_fuzz" 3 "at --intensity medium" --timeout 10
 done
 expect_state disabled "detached at the end"
 echo "ok - guest script completed"; exit 0

@@ -80,3 +80,17 @@ QUIET_MAX=2
 expect_quiet() {  # FAILS RUNS WHAT
 	expect_cmp "$1" "<=" "$QUIET_MAX" "$3: quiet under the default scheduler (at most $QUIET_MAX of $2 runs)"
 }
+
+# race_check EX RUNS_DEFAULT RUNS_FUZZ MIN_FOUND WHAT [SCX_FUZZ FLAGS...]: quiet under the
+# default scheduler, then found in at least MIN_FOUND of a RUNS_FUZZ-run campaign.
+race_check() {
+	ex=$1 nd=$2 nf=$3 min=$4 what=$5
+	shift 5
+	fails=0
+	for i in $(seq "$nd"); do timeout 20 "./$ex" >/dev/null 2>&1 || fails=$((fails + 1)); done
+	expect_quiet "$fails" "$nd" "$ex"
+	./scx_fuzz "$@" --repeat "$nf" --seed 1 --json "/tmp/$ex.json" -- "./$ex" >"$OUT" 2>&1
+	found=$(sed -n 's/.*"failures":\([0-9]*\).*/\1/p' "/tmp/$ex.json")
+	grep '^scx_fuzz: run ' "$OUT" | sed 's/^/    | /'
+	expect_cmp "${found:-0}" ">=" "$min" "$ex: found in at least $min of $nf runs $what"
+}
