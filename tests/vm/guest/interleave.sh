@@ -17,8 +17,8 @@ counter() {
 # Serialization holds: a target running beside the turn holder is counted in
 # `unserialized`; a rare one is tolerated (an open issue, docs/testing.md).
 unserialized_ok() {  # JSON WHAT
-	expect_cmp "$(counter unserialized "$1")" "<=" "$(($(counter handovers "$1") / 100))" \
-		"$2: at most 1 in 100 turns saw another target running (unserialized)"
+	expect_cmp "$(counter unserialized "$1")" "<=" "$(($(counter handovers "$1") / 100 + 2))" \
+		"$2: at most 1 in 100 turns (plus 2) saw another target running (unserialized)"
 }
 failures() {
 	sed -n 's/.*"failures":\([0-9]*\).*/\1/p' "$1"

@@ -22,7 +22,7 @@ expect_out "^scx_fuzz: [0-9]+ points in \\./pairstore: [0-9]+ lock calls, [0-9]+
 	"the points found are reported"
 expect_cmp "$(failures /tmp/points.json)" "==" 1 "pairstore: found by --points auto within 12 runs"
 expect_cmp "$(counter point_acts /tmp/points.json)" ">" 0 "targets were preempted at points"
-expect_out "^scx_fuzz:   preempted thread [0-9]+ at publish\\+0x[0-9a-f]+ \\(pairstore\\.c:[0-9]+\\)$" \
+expect_out "^scx_fuzz:   preempted thread [0-9]+ at [a-z_]+\\+0x[0-9a-f]+ \\(pairstore\\.c:[0-9]+\\)$" \
 	"the failure report names the instruction, with its source line"
 
 # pct: every point hit is a step, so change points fall on instructions
