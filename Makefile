@@ -26,15 +26,18 @@ BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Iinclude -Ibp
 # Static so the loader runs in a bare initramfs.
 # hwloc's libudev use is stubbed out (topo/udev_stub.c): Debian has no static libudev.
 # Recursive (=), so pkg-config runs after `make deps` has installed what it asks about.
-LDLIBS     = -static $(shell pkg-config --static --libs libbpf libdw capstone 2>/dev/null || \
-	echo -lbpf -ldw -lbz2 -lelf -lz -llzma -lcapstone) -lhwloc -lm -lpthread
+LDLIBS     = -static $(shell pkg-config --static --libs libbpf libdw capstone json-c 2>/dev/null || \
+	echo -lbpf -ldw -lbz2 -lelf -lz -llzma -lcapstone -ljson-c) -lhwloc -lm -lpthread
 TEST_LDLIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
 SKEL        := $(BUILD)/scx_fuzz.skel.h
 BPF_OBJ     := $(BUILD)/bpf/scx_fuzz.bpf.o
-LOADER_SRCS := $(wildcard loader/*.c topo/*.c)
+# The loader in layers (docs/design.md): each folder's headers are on the include path.
+LOADER_DIRS := loader $(wildcard loader/*/)
+LOADER_INC  := $(patsubst %,-I%,$(LOADER_DIRS:/=)) -Itopo
+LOADER_SRCS := $(wildcard loader/*.c loader/*/*.c topo/*.c)
 LOADER_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(LOADER_SRCS))
-LIB_OBJS    := $(filter-out $(BUILD)/loader/main.o,$(LOADER_OBJS))
+LIB_OBJS    := $(filter-out $(BUILD)/loader/cli/main.o,$(LOADER_OBJS))
 UNIT_SRCS   := $(wildcard tests/unit/*.c)
 UNIT_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRCS))
 
@@ -91,7 +94,7 @@ $(SKEL): $(BPF_OBJ)
 
 $(BUILD)/loader/%.o: loader/%.c $(SKEL) | $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(call msg,CC,$@)$(CC) $(CFLAGS) -Itopo -c $< -o $@
+	$(call msg,CC,$@)$(CC) $(CFLAGS) $(LOADER_INC) -c $< -o $@
 
 $(BUILD)/topo/%.o: topo/%.c | $(DEPS_OK)
 	@mkdir -p $(@D)
@@ -99,6 +102,11 @@ $(BUILD)/topo/%.o: topo/%.c | $(DEPS_OK)
 
 $(BUILD)/scx_fuzz: $(LOADER_OBJS)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+# The guest's JSON checker: json-c linked in, as the guest has no libraries.
+$(BUILD)/progs/jsoncheck: tests/progs/jsoncheck.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)$(CC) $(CFLAGS) -static $< -ljson-c -o $@
 
 $(BUILD)/progs/%: tests/progs/%.c | $(DEPS_OK)
 	@mkdir -p $(@D)
@@ -117,13 +125,13 @@ $(JAVA_DEMO): $(wildcard examples/java/*.java) | $(DEPS_OK)
 
 $(BUILD)/tests/unit/%.o: tests/unit/%.c $(SKEL) | $(DEPS_OK)
 	@mkdir -p $(@D)
-	$(call msg,CC,$@)$(CC) $(CFLAGS) -Iloader -Itopo -c $< -o $@
+	$(call msg,CC,$@)$(CC) $(CFLAGS) $(LOADER_INC) -c $< -o $@
 
 $(BUILD)/unit-tests: $(UNIT_OBJS) $(LIB_OBJS)
-	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(TEST_LDLIBS) $(shell pkg-config --libs libbpf libdw capstone) \
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(TEST_LDLIBS) $(shell pkg-config --libs libbpf libdw capstone json-c) \
 		-lhwloc -lm -o $@
 
-unit-test: $(BUILD)/unit-tests
+unit-test: $(BUILD)/unit-tests $(BUILD)/scx_fuzz
 	$(Q)./tests/run --unit-only
 
 vm-test: $(BUILD)/scx_fuzz $(PROGS) $(JAVA_DEMO)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Loader-internal interfaces: options, preflight checks, target, scheduler. */
+/* The loader's shared types: exit statuses and the options every layer reads. */
 #ifndef FUZZ_LOADER_H
 #define FUZZ_LOADER_H
 
@@ -76,81 +76,5 @@ static inline bool is_campaign(const struct fuzz_opts *o)
 {
 	return o->repeat || o->until != UNTIL_NONE;
 }
-
-/* main.c: the SIGINT/SIGTERM received, 0 if none */
-extern volatile sig_atomic_t fuzz_stop_signal;
-
-/* opts.c: returns 0, or EXIT_USAGE after printing why; *done set for --help/--version. */
-int parse_opts(int argc, char **argv, struct fuzz_opts *o, bool *done, FILE *out);
-
-/* knobs.c: presets, fuzzing-flag parsers, and the resolved, checked knobs. */
-int intensity_preset(const char *name, struct fuzz_knobs *k);
-void windows_preset(struct fuzz_knobs *k);
-int parse_duration_ns(const char *s, __u64 *ns);
-int parse_range_ns(const char *s, __u64 *lo, __u64 *hi);
-int parse_percent_ppm(const char *s, __u32 *ppm);
-int parse_dist(const char *s, __u32 *dist);
-int knobs_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, size_t err_len);
-
-/* targets.c: --pid/--cgroup/--comm into the knobs; 0 or EXIT_USAGE with `err`. */
-int cgroup_resolve(const char *path, __u64 *id, __u32 *level, char *err, size_t err_len);
-int targets_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, size_t err_len);
-
-/* preflight.c: checks against a sysfs root ("/sys" normally). 0 or EXIT_SCHED. */
-int check_root(uid_t euid);
-int check_sched_ext(const char *sysfs);
-int read_sched_ext_state(const char *sysfs, char *state, size_t state_len, char *ops, size_t ops_len);
-
-/* target.c: a child that waits at a gate until released, then execs CMD. */
-struct target {
-	pid_t pid;
-	int gate_fd;		/* write end: closing it releases the child */
-	int exec_err_fd;	/* read end: receives errno if exec fails */
-};
-int resolve_cmd(const char *name, char *path, size_t path_len);
-int target_spawn(struct target *t, char **argv, int out_fd);
-int target_release(struct target *t);
-int target_wait(struct target *t, bool block, int *status);
-int exit_status_of(int wait_status);
-
-/* opts.c's option table, re-read by repro.c. */
-extern const struct option fuzz_longopts[];
-extern const char fuzz_shortopts[];
-
-/* repro.c: per-run seeds and the line that repeats a run. */
-__u64 run_seed_of(__u64 campaign_seed, unsigned long run);
-void format_repro(int argc, char **argv, __u64 seed, uint64_t pct_steps, char *buf, size_t len);
-
-/* errcheck.c: --error-command, run every interval during a run; success = failure. */
-struct errcheck {
-	const char *cmd;	/* NULL: no checks */
-	double interval_s, next_s, started_s;
-	pid_t pid;		/* the running check, -1 none */
-	bool overran;		/* killed for outliving the interval */
-	bool fired;		/* a check succeeded: the target failed */
-	bool broken;		/* sh could not run it (127), said once */
-	unsigned long checks;
-};
-void errcheck_init(struct errcheck *e, const char *cmd, double interval_s, double now);
-void errcheck_poll(struct errcheck *e, double now);
-void errcheck_reaped(struct errcheck *e, pid_t pid, int status);
-
-/* tree.c: the target's process tree; we are its subreaper. */
-int tree_init(void);
-void tree_kill(void);
-int tree_reap(pid_t main, int *status, struct errcheck *e);
-
-/* stats.c: counter names, and one line of summed counters with the ratios that matter. */
-extern const char *const fuzz_stat_names[FUZZ_NR_STATS];
-void stats_print(FILE *out, const uint64_t *sums);
-
-/* json.c: a JSON string body (no quotes) of at most `max` bytes of `s`, escaped. */
-void json_chars(FILE *f, const char *s, size_t max);
-
-/* bpflog.c: libbpf output capture; the tail is shown when loading fails. */
-void bpflog_install(bool verbose);
-size_t bpflog_tail(char *buf, size_t len, unsigned nlines);
-void bpflog_reset(void);
-void bpflog_add(const char *text);
 
 #endif /* FUZZ_LOADER_H */

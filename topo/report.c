@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <json-c/json.h>
 
 #include "topo.h"
 
@@ -62,48 +63,63 @@ void topo_print(FILE *out, const struct topo *t, const struct fuzz_plan *p)
 	fprintf(out, " (%d far CPUs)\n", nr_far_cpus(p, 0));
 }
 
-static void json_int_list(FILE *out, const unsigned short *v, int n)
+static struct json_object *int_list(const unsigned short *v, int n)
 {
-	fputc('[', out);
+	struct json_object *a = json_object_new_array();
+
 	for (int i = 0; i < n; i++)
-		fprintf(out, "%s%u", i ? "," : "", v[i]);
-	fputc(']', out);
+		json_object_array_add(a, json_object_new_int(v[i]));
+	return a;
 }
 
+static struct json_object *node_json(const struct topo *t, const struct fuzz_plan *p, int i)
+{
+	struct json_object *n = json_object_new_object(), *dist = json_object_new_array();
+	struct json_object *far = json_object_new_array();
+
+	json_object_object_add(n, "id", json_object_new_int(p->node_os_id[i]));
+	json_object_object_add(n, "llcs", int_list(&p->node_llcs[p->node_llc_start[i]],
+						   p->node_llc_start[i + 1] - p->node_llc_start[i]));
+	json_object_object_add(n, "cpus", int_list(&p->node_cpus[p->node_cpu_start[i]],
+						   p->node_cpu_start[i + 1] - p->node_cpu_start[i]));
+	for (int j = 0; j < t->nr_nodes; j++)
+		json_object_array_add(dist, json_object_new_int(t->distance[i][j]));
+	json_object_object_add(n, "distances", dist);
+	for (int j = 0; j < p->node_nr_far[i]; j++)
+		json_object_array_add(far, json_object_new_int(p->node_os_id[p->node_far[i][j]]));
+	json_object_object_add(n, "far_nodes", far);
+	return n;
+}
+
+/* The topology and plan as JSON, written by json-c. */
 void topo_print_json(FILE *out, const struct topo *t, const struct fuzz_plan *p)
 {
-	int i, j;
+	struct json_object *top = json_object_new_object(), *nodes = json_object_new_array();
+	struct json_object *llcs = json_object_new_array();
 
-	fprintf(out, "{\"cpus\":%d,\"cores\":%d,\"llcs\":%d,\"llc_kind\":\"%s\",\"nodes\":%d,"
-		"\"packages\":%d,\"firmware_distances\":%s,\n \"node_list\":[", t->nr_cpus,
-		t->nr_cores, t->nr_llcs, llc_kind(t), t->nr_nodes, t->nr_pkgs,
-		t->firmware_distances ? "true" : "false");
-	for (i = 0; i < t->nr_nodes; i++) {
-		fprintf(out, "%s\n  {\"id\":%d,\"llcs\":", i ? "," : "", p->node_os_id[i]);
-		json_int_list(out, &p->node_llcs[p->node_llc_start[i]],
-			      p->node_llc_start[i + 1] - p->node_llc_start[i]);
-		fprintf(out, ",\"cpus\":");
-		json_int_list(out, &p->node_cpus[p->node_cpu_start[i]],
-			      p->node_cpu_start[i + 1] - p->node_cpu_start[i]);
-		fprintf(out, ",\"distances\":[");
-		for (j = 0; j < t->nr_nodes; j++)
-			fprintf(out, "%s%d", j ? "," : "", t->distance[i][j]);
-		fprintf(out, "],\"far_nodes\":[");
-		for (j = 0; j < p->node_nr_far[i]; j++)
-			fprintf(out, "%s%d", j ? "," : "", p->node_os_id[p->node_far[i][j]]);
-		fprintf(out, "]}");
+	json_object_object_add(top, "cpus", json_object_new_int(t->nr_cpus));
+	json_object_object_add(top, "cores", json_object_new_int(t->nr_cores));
+	json_object_object_add(top, "llcs", json_object_new_int(t->nr_llcs));
+	json_object_object_add(top, "llc_kind", json_object_new_string(llc_kind(t)));
+	json_object_object_add(top, "nodes", json_object_new_int(t->nr_nodes));
+	json_object_object_add(top, "packages", json_object_new_int(t->nr_pkgs));
+	json_object_object_add(top, "firmware_distances", json_object_new_boolean(t->firmware_distances));
+	for (int i = 0; i < t->nr_nodes; i++)
+		json_object_array_add(nodes, node_json(t, p, i));
+	json_object_object_add(top, "node_list", nodes);
+	for (int i = 0; i < t->nr_llcs; i++) {
+		struct json_object *l = json_object_new_object();
+
+		json_object_object_add(l, "id", json_object_new_int(i));
+		json_object_object_add(l, "node", json_object_new_int(p->node_os_id[p->llc_node[i]]));
+		json_object_object_add(l, "cpus", int_list(&p->llc_cpus[p->llc_cpu_start[i]],
+							   p->llc_cpu_start[i + 1] - p->llc_cpu_start[i]));
+		json_object_object_add(l, "steal", int_list(p->llc_steal[i], p->llc_nr_steal[i]));
+		json_object_array_add(llcs, l);
 	}
-	fprintf(out, "],\n \"llc_list\":[");
-	for (i = 0; i < t->nr_llcs; i++) {
-		fprintf(out, "%s\n  {\"id\":%d,\"node\":%d,\"cpus\":", i ? "," : "", i,
-			p->node_os_id[p->llc_node[i]]);
-		json_int_list(out, &p->llc_cpus[p->llc_cpu_start[i]],
-			      p->llc_cpu_start[i + 1] - p->llc_cpu_start[i]);
-		fprintf(out, ",\"steal\":");
-		json_int_list(out, p->llc_steal[i], p->llc_nr_steal[i]);
-		fputc('}', out);
-	}
-	fprintf(out, "]}\n");
+	json_object_object_add(top, "llc_list", llcs);
+	fprintf(out, "%s\n", json_object_to_json_string_ext(top, JSON_C_TO_STRING_PLAIN));
+	json_object_put(top);
 }
 
 static const char topo_usage[] =

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "fuzz.h"
+#include "bpflog.h"
 
 Test(bpflog, tail_is_last_lines_in_order)
 {

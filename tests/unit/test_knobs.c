@@ -5,6 +5,9 @@
 
 #include "fuzz.h"
 #include "fuzz_rand.h"
+#include "knobs.h"
+#include "opts.h"
+#include "targets.h"
 
 Test(knobs, durations)
 {

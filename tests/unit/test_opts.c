@@ -7,6 +7,7 @@
 
 #include "fuzz.h"
 #include "scx_fuzz.h"
+#include "opts.h"
 
 static int parse(struct fuzz_opts *o, bool *done, char **argv)
 {

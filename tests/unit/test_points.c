@@ -5,6 +5,7 @@
 
 #include "points.h"
 #include "scx_fuzz.h"
+#include "pointname.h"
 
 Test(points, spec_parsing)
 {

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "fuzz.h"
+#include "preflight.h"
 
 static char root[64];
 

@@ -10,6 +10,8 @@
 #include <sys/wait.h>
 
 #include "fuzz.h"
+#include "target.h"
+#include "tree.h"
 
 static int run_to_end(char **argv)
 {

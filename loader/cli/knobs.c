@@ -12,6 +12,8 @@
 
 #include "fuzz.h"
 #include "fuzz_rand.h"
+#include "knobs.h"
+#include "targets.h"
 
 #define US 1000ULL
 #define MS (1000 * US)

@@ -16,6 +16,9 @@
 #include "sched.h"
 #include "trace.h"
 #include "scx_fuzz.skel.h"
+#include "bpflog.h"
+#include "preflight.h"
+#include "stats.h"
 
 enum { SCX_EXIT_ERROR_KIND = 1024 };	/* kinds >= this are errors (enum scx_exit_kind) */
 

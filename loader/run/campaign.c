@@ -16,7 +16,13 @@
 #include <time.h>
 
 #include "campaign.h"
+#include "errcheck.h"
 #include "fuzz_rand.h"
+#include "json.h"
+#include "report.h"
+#include "repro.h"
+#include "target.h"
+#include "tree.h"
 
 volatile sig_atomic_t fuzz_stop_signal;	/* set by main.c's SIGINT/SIGTERM handler */
 
@@ -26,11 +32,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-bool run_failed(enum run_result r)
-{
-	return r == RUN_FAIL || r == RUN_SIGNAL || r == RUN_HANG || r == RUN_MATCH || r == RUN_ERRCMD;
 }
 
 /* Sleep until output or trace events arrive, at most 50 ms. */
@@ -45,21 +46,21 @@ static void wait_io(struct campaign *c)
 /* While the run goes on: a stop signal is forwarded, an ejection reported once, stats printed. */
 static void watch(struct campaign *c, pid_t pid, int *forwarded, double *next_stats)
 {
-	const struct fuzz_opts *o = c->o;
+	const struct fuzz_opts *o = c->res.o;
 
 	if (fuzz_stop_signal && fuzz_stop_signal != *forwarded) {
 		*forwarded = fuzz_stop_signal;
 		kill(pid, *forwarded);	/* CMD decides how to stop */
 	}
-	if (c->stop != STOP_EJECTED && sched_exited(c->s)) {
-		c->stop = STOP_EJECTED;
+	if (c->res.stop != STOP_EJECTED && sched_exited(c->s)) {
+		c->res.stop = STOP_EJECTED;
 		fprintf(stderr, "scx_fuzz: the kernel ejected the scheduler; the target goes on under "
 			"the default scheduler\n");
 		sched_print_exit(c->s);
 	}
 	if (o->stats_interval_s && now_s() >= *next_stats) {
 		if (is_campaign(o))
-			report_status(c, false);
+			report_status(&c->res, false);
 		else
 			sched_print_stats(c->s, stderr);
 		*next_stats += o->stats_interval_s;
@@ -108,30 +109,30 @@ static uint64_t pct_expected_steps(const struct campaign *c)
 {
 	uint64_t most = 0;
 
-	if (c->o->pct_steps)
-		return c->o->pct_steps;
-	for (unsigned long i = 0; i + 1 < c->nr_runs; i++)
-		if (c->runs[i].counters[FUZZ_STAT_PCT_STEPS] > most)
-			most = c->runs[i].counters[FUZZ_STAT_PCT_STEPS];
+	if (c->res.o->pct_steps)
+		return c->res.o->pct_steps;
+	for (unsigned long i = 0; i + 1 < c->res.nr_runs; i++)
+		if (c->res.runs[i].counters[FUZZ_STAT_PCT_STEPS] > most)
+			most = c->res.runs[i].counters[FUZZ_STAT_PCT_STEPS];
 	return most ? most : FUZZ_PCT_DEFAULT_STEPS;
 }
 
 /* --points: the uprobes in the run's process, before it execs. */
 static int place_points(struct campaign *c, struct run *r, pid_t pid)
 {
-	int err = probes_attach(&c->probes, c->s->skel, c->points, pid);
+	int err = probes_attach(&c->probes, c->s->skel, c->res.points, pid);
 
 	probes_baseline(&c->probes, c->s->skel);
 
 	r->points_placed = c->probes.placed;
 	if (err) {
-		fprintf(stderr, "scx_fuzz: cannot place any of the %zu points in %s: %s\n", c->points->n,
-			c->points->paths[0], strerror(-err));
+		fprintf(stderr, "scx_fuzz: cannot place any of the %zu points in %s: %s\n", c->res.points->n,
+			c->res.points->paths[0], strerror(-err));
 		return EXIT_SCHED;
 	}
 	if (c->probes.refused && r->n == 1)
 		fprintf(stderr, "scx_fuzz: the kernel refused %zu of the %zu points (%s)\n", c->probes.refused,
-			c->points->n, strerror(c->probes.last_err));
+			c->res.points->n, strerror(c->probes.last_err));
 	r->point_ppm = c->knobs->point_ppm ? c->knobs->point_ppm :
 		       fuzz_point_ppm(r->seed, FUZZ_POINT_PPM_MIN, FUZZ_POINT_PPM_MAX);
 	sched_point_log_reset(c->s, r->point_ppm);
@@ -148,20 +149,20 @@ static void cool_points(struct campaign *c, pid_t pid, double *next)
 
 	if (now < *next)
 		return;
-	n = probes_drop_hot(&c->probes, c->s->skel, now - *next + POINTS_CHECK_S, c->o->point_rate);
+	n = probes_drop_hot(&c->probes, c->s->skel, now - *next + POINTS_CHECK_S, c->res.o->point_rate);
 	*next = now + POINTS_CHECK_S;
 	if (!n)
 		return;
 	probes_detach(&c->probes);
-	probes_attach(&c->probes, c->s->skel, c->points, pid);
+	probes_attach(&c->probes, c->s->skel, c->res.points, pid);
 	fprintf(stderr, "scx_fuzz: points hit more than %.0f times a second: the %zu hottest dropped (%zu in all)\n",
-		c->o->point_rate, n, c->probes.nr_dropped);
+		c->res.o->point_rate, n, c->probes.nr_dropped);
 }
 
 /* One run of CMD; 0, or an exit status of scx_fuzz's own if the run could not be set up. */
 static int run_once(struct campaign *c, struct run *r)
 {
-	const struct fuzz_opts *o = c->o;
+	const struct fuzz_opts *o = c->res.o;
 	struct target t = { .pid = -1, .gate_fd = -1, .exec_err_fd = -1 };
 	uint64_t before[FUZZ_NR_STATS] = { 0 };
 	int out_fd = -1, wstatus = 0, forwarded = 0, err, reaped = 0;
@@ -191,7 +192,7 @@ static int run_once(struct campaign *c, struct run *r)
 		tree_kill();
 		return err;
 	}
-	if (c->points && (err = place_points(c, r, t.pid))) {
+	if (c->res.points && (err = place_points(c, r, t.pid))) {
 		kill(t.pid, SIGKILL);
 		tree_kill();
 		sched_remove_target(c->s, t.pid);
@@ -213,7 +214,7 @@ static int run_once(struct campaign *c, struct run *r)
 		capture_read(&c->out);
 		sched_trace_drain(c->s);
 		watch(c, t.pid, &forwarded, &next_stats);
-		if (c->points)
+		if (c->res.points)
 			cool_points(c, t.pid, &next_points);
 		if (o->timeout_s && now_s() - start >= o->timeout_s) {
 			timed_out = true;
@@ -228,7 +229,7 @@ static int run_once(struct campaign *c, struct run *r)
 			break;
 	}
 	r->duration_s = now_s() - start;
-	if (c->points) {
+	if (c->res.points) {
 		probes_detach(&c->probes);
 		r->nr_acts = sched_point_log(c->s, r->acts, FUZZ_POINT_LOG);
 	}
@@ -246,61 +247,61 @@ static int run_once(struct campaign *c, struct run *r)
 /* scx_fuzz's exit status once the runs are over (see --help and docs/usage.md). */
 static int final_status(const struct campaign *c)
 {
-	const struct run *last = c->nr_runs ? &c->runs[c->nr_runs - 1] : NULL;
+	const struct run *last = c->res.nr_runs ? &c->res.runs[c->res.nr_runs - 1] : NULL;
 
-	if (c->stop == STOP_EJECTED)
+	if (c->res.stop == STOP_EJECTED)
 		return EXIT_SCHED;
-	if (c->stop == STOP_ERROR)
+	if (c->res.stop == STOP_ERROR)
 		return c->exit_status;
-	if (!is_campaign(c->o)) {
+	if (!is_campaign(c->res.o)) {
 		if (last->result == RUN_HANG)
 			return EXIT_HANG;
 		if (last->cut && last->result == RUN_PASS)
 			return 0;
 		return last->result == RUN_MATCH || last->result == RUN_ERRCMD ? 1 : last->status;
 	}
-	if (c->o->until == UNTIL_SUCCESS)
-		return c->stop == STOP_SUCCESS ? 0 : 1;
-	if (c->failures)
+	if (c->res.o->until == UNTIL_SUCCESS)
+		return c->res.stop == STOP_SUCCESS ? 0 : 1;
+	if (c->res.failures)
 		return 1;
-	return c->stop == STOP_SIGNAL ? 128 + SIGINT : 0;
+	return c->res.stop == STOP_SIGNAL ? 128 + SIGINT : 0;
 }
 
 static struct run *next_run(struct campaign *c)
 {
 	struct run *grown;
 
-	if (c->nr_runs == c->cap) {
-		grown = realloc(c->runs, (c->cap ? 2 * c->cap : 64) * sizeof(*grown));
+	if (c->res.nr_runs == c->cap) {
+		grown = realloc(c->res.runs, (c->cap ? 2 * c->cap : 64) * sizeof(*grown));
 		if (!grown)
 			return NULL;
-		c->runs = grown;
+		c->res.runs = grown;
 		c->cap = c->cap ? 2 * c->cap : 64;
 	}
-	memset(&c->runs[c->nr_runs], 0, sizeof(*c->runs));
-	c->runs[c->nr_runs].n = c->nr_runs + 1;
-	c->runs[c->nr_runs].seed = run_seed_of(c->seed, c->nr_runs + 1);
-	return &c->runs[c->nr_runs++];
+	memset(&c->res.runs[c->res.nr_runs], 0, sizeof(*c->res.runs));
+	c->res.runs[c->res.nr_runs].n = c->res.nr_runs + 1;
+	c->res.runs[c->res.nr_runs].seed = run_seed_of(c->res.seed, c->res.nr_runs + 1);
+	return &c->res.runs[c->res.nr_runs++];
 }
 
-/* Whether run r ends the campaign; sets c->stop. */
+/* Whether run r ends the campaign; sets c->res.stop. */
 static bool is_last(struct campaign *c, const struct run *r)
 {
-	const struct fuzz_opts *o = c->o;
+	const struct fuzz_opts *o = c->res.o;
 	bool failed = run_failed(r->result);
 
-	if (c->stop == STOP_EJECTED)
+	if (c->res.stop == STOP_EJECTED)
 		return true;
 	if (r->result == RUN_INTERRUPTED || fuzz_stop_signal)
-		c->stop = STOP_SIGNAL;
+		c->res.stop = STOP_SIGNAL;
 	else if (r->result == RUN_NOT_STARTED)
-		c->stop = STOP_ERROR;
+		c->res.stop = STOP_ERROR;
 	else if (o->until == UNTIL_FAILURE && failed)
-		c->stop = STOP_FAILURE;
+		c->res.stop = STOP_FAILURE;
 	else if (o->until == UNTIL_SUCCESS && !failed)
-		c->stop = STOP_SUCCESS;
+		c->res.stop = STOP_SUCCESS;
 	else if (!is_campaign(o) || (o->repeat && r->n >= o->repeat))
-		c->stop = STOP_DONE;
+		c->res.stop = STOP_DONE;
 	else
 		return false;
 	c->exit_status = r->status;
@@ -309,7 +310,8 @@ static bool is_last(struct campaign *c, const struct run *r)
 
 int campaign_run(struct campaign *c)
 {
-	const struct fuzz_opts *o = c->o;
+	const struct fuzz_opts *o = c->res.o;
+	struct output_tail tail;
 	struct run *r;
 	int err, status;
 
@@ -318,33 +320,34 @@ int campaign_run(struct campaign *c)
 	c->start_s = now_s();
 	do {
 		if (!(r = next_run(c))) {
-			fprintf(stderr, "scx_fuzz: out of memory after %lu runs\n", c->nr_runs);
-			c->stop = STOP_ERROR;
+			fprintf(stderr, "scx_fuzz: out of memory after %lu runs\n", c->res.nr_runs);
+			c->res.stop = STOP_ERROR;
 			c->exit_status = EXIT_SCHED;
 			break;
 		}
 		if ((err = run_once(c, r))) {
-			c->nr_runs--;
-			c->stop = STOP_ERROR;
+			c->res.nr_runs--;
+			c->res.stop = STOP_ERROR;
 			c->exit_status = err;
 			break;
 		}
-		c->elapsed_s = now_s() - c->start_s;
+		c->res.elapsed_s = now_s() - c->start_s;
 		if (run_failed(r->result))
-			c->failures++;
+			c->res.failures++;
+		capture_tail(&c->out, &tail);
 		if (is_campaign(o))
-			report_run_line(c, r);
+			report_run_line(&c->res, r, &tail);
 		if (run_failed(r->result))
-			report_failure(c, r);
+			report_failure(&c->res, r, &tail);
 		/* the failing run's trace; a single run's either way */
 		if (o->trace_path && (run_failed(r->result) || !is_campaign(o)))
-			report_trace(c, r);
+			report_trace(&c->res, r, &c->trace);
 		capture_close(&c->out);
 	} while (!is_last(c, r));
-	status = c->nr_runs ? final_status(c) : c->exit_status;
+	status = c->res.nr_runs ? final_status(c) : c->exit_status;
 	if (is_campaign(o))
-		report_summary(c);
+		report_summary(&c->res);
 	if (o->json_path)
-		report_json(c, o->json_path, status);
+		report_json(&c->res, o->json_path, status);
 	return status;
 }

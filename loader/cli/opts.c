@@ -8,6 +8,9 @@
 
 #include "fuzz.h"
 #include "scx_fuzz.h"
+#include "knobs.h"
+#include "longopts.h"
+#include "opts.h"
 
 static const char usage[] =
 "usage: scx_fuzz [OPTIONS] [-- CMD [ARGS...]]   (root; a kernel with sched_ext)\n"
@@ -36,11 +39,6 @@ static const char usage[] =
 "Exit: CMD's (a campaign: 0/1: a failure), 2 bad usage, 3 scheduler trouble.\n";
 
 /* Long options without a short letter. */
-enum { OPT_ERROR_CMD = 256, OPT_ERROR_INTERVAL, OPT_EXCLUDE_COMM, OPT_JAVA, OPT_ITERATION_TIME,
-       OPT_MAX_ITERATIONS, OPT_MODE, OPT_RUN, OPT_SLEEP, OPT_SYSTEM_SLICE, OPT_NO_SCALE,
-       OPT_PREEMPT, OPT_SERIALIZE, OPT_DEPTH, OPT_PCT_STEPS, OPT_EVENTS, OPT_HOLD_SHARE, OPT_STARTS,
-       OPT_RUN_SCALE, OPT_POINTS, OPT_POINT_PROB, OPT_POINT_RATE };
-
 static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 {
 	char *end;
@@ -73,60 +71,6 @@ static int bad(const char *what, const char *arg)
 	return EXIT_USAGE;
 }
 
-/* Every option (exported: the reproduction line re-reads argv with it). */
-const struct option fuzz_longopts[] = {
-	{ "slice", required_argument, NULL, 's' },
-	{ "batch", required_argument, NULL, 'b' },
-	{ "global-queue", no_argument, NULL, 'G' },
-	{ "stats", required_argument, NULL, 'S' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "version", no_argument, NULL, 'V' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "test-fault", required_argument, NULL, 'F' },	/* hidden */
-	{ "pid", required_argument, NULL, 'p' },
-	{ "cgroup", required_argument, NULL, 'C' },
-	{ "comm", required_argument, NULL, 'c' },
-	{ "intensity", required_argument, NULL, 'i' },
-	{ "seed", required_argument, NULL, 'e' },
-	{ "delay", required_argument, NULL, 'd' },
-	{ "delay-prob", required_argument, NULL, 'P' },
-	{ "delay-dist", required_argument, NULL, 'D' },
-	{ "jitter", required_argument, NULL, 'j' },
-	{ "migrate", required_argument, NULL, 'm' },
-	{ "migrate-far", required_argument, NULL, 'M' },
-	{ "budget", required_argument, NULL, 'B' },
-	{ "repeat", required_argument, NULL, 'r' },
-	{ "until-failure", no_argument, NULL, 'U' },
-	{ "until-success", no_argument, NULL, 'W' },
-	{ "timeout", required_argument, NULL, 't' },
-	{ "fail-on", required_argument, NULL, 'f' },
-	{ "json", required_argument, NULL, 'J' },
-	{ "trace", required_argument, NULL, 'T' },
-	{ "exclude-comm", required_argument, NULL, OPT_EXCLUDE_COMM },
-	{ "java", no_argument, NULL, OPT_JAVA },
-	{ "iteration-time", required_argument, NULL, OPT_ITERATION_TIME },
-	{ "max-iterations", required_argument, NULL, OPT_MAX_ITERATIONS },
-	{ "mode", required_argument, NULL, OPT_MODE },
-	{ "run", required_argument, NULL, OPT_RUN },
-	{ "sleep", required_argument, NULL, OPT_SLEEP },
-	{ "system-slice", required_argument, NULL, OPT_SYSTEM_SLICE },
-	{ "no-scale-slice", no_argument, NULL, OPT_NO_SCALE },
-	{ "preempt", required_argument, NULL, OPT_PREEMPT },
-	{ "events", required_argument, NULL, OPT_EVENTS },
-	{ "starts", required_argument, NULL, OPT_STARTS },
-	{ "run-scale", required_argument, NULL, OPT_RUN_SCALE },
-	{ "points", required_argument, NULL, OPT_POINTS },
-	{ "point-prob", required_argument, NULL, OPT_POINT_PROB },
-	{ "point-rate", required_argument, NULL, OPT_POINT_RATE },
-	{ "hold-share", required_argument, NULL, OPT_HOLD_SHARE },
-	{ "serialize", no_argument, NULL, OPT_SERIALIZE },
-	{ "depth", required_argument, NULL, OPT_DEPTH },
-	{ "pct-steps", required_argument, NULL, OPT_PCT_STEPS },
-	{ "error-command", required_argument, NULL, OPT_ERROR_CMD },
-	{ "error-check-interval", required_argument, NULL, OPT_ERROR_INTERVAL },
-	{ 0 },
-};
-const char fuzz_shortopts[] = "+s:b:S:p:i:r:t:vVh";
 
 /* The runner's flags; -1 if `c` is none of them. */
 static int parse_runner_opt(int c, const char *arg, struct fuzz_opts *o)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "errcheck.h"
 
 void errcheck_init(struct errcheck *e, const char *cmd, double interval_s, double now)
 {

@@ -13,6 +13,7 @@
 #include <sys/vfs.h>
 
 #include "fuzz.h"
+#include "targets.h"
 
 #define CGROUP2_MAGIC 0x63677270
 #define CGROUP2_ROOT "/sys/fs/cgroup"

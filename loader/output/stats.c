@@ -4,6 +4,7 @@
 
 #include "fuzz.h"
 #include "scx_fuzz.h"
+#include "stats.h"
 
 const char *const fuzz_stat_names[FUZZ_NR_STATS] = {
 	[FUZZ_STAT_ENQUEUE] = "enqueue",

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "target.h"
 
 static int is_exec_file(const char *path)
 {

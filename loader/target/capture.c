@@ -106,12 +106,14 @@ void capture_finish(struct capture *c)
 	c->fd = -1;
 }
 
-void capture_print_tail(const struct capture *c, FILE *out, const char *prefix)
+void capture_tail(const struct capture *c, struct output_tail *tail)
 {
 	unsigned first = (c->tail_next + CAPTURE_TAIL_LINES - c->tail_n) % CAPTURE_TAIL_LINES;
 
+	tail->n = c->tail_n;
 	for (unsigned i = 0; i < c->tail_n; i++)
-		fprintf(out, "%s%s\n", prefix, c->tail[(first + i) % CAPTURE_TAIL_LINES]);
+		tail->lines[i] = c->tail[(first + i) % CAPTURE_TAIL_LINES];
+	tail->matched_line = c->matched ? c->matched_line : NULL;
 }
 
 void capture_close(struct capture *c)

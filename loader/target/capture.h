@@ -7,7 +7,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#define CAPTURE_TAIL_LINES 20
+#include "result.h"
+
+#define CAPTURE_TAIL_LINES OUTPUT_TAIL_LINES
 
 struct capture {
 	int fd;				/* read end; -1 when not capturing */
@@ -25,7 +27,8 @@ struct capture {
 int capture_open(struct capture *c, const char *fail_on, bool echo, int *child_fd);
 bool capture_read(struct capture *c);
 void capture_finish(struct capture *c);
-void capture_print_tail(const struct capture *c, FILE *out, const char *prefix);
+/* The tail and the --fail-on match as plain data; valid until the next capture call. */
+void capture_tail(const struct capture *c, struct output_tail *tail);
 void capture_close(struct capture *c);
 
 #endif /* FUZZ_CAPTURE_H */

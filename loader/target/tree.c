@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "tree.h"
 
 #define MAX_PROCS 65536
 

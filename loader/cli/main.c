@@ -19,6 +19,15 @@
 #include "campaign.h"
 #include "sched.h"
 #include "topo.h"
+#include "bpflog.h"
+#include "knobs.h"
+#include "opts.h"
+#include "points.h"
+#include "preflight.h"
+#include "probes.h"
+#include "target.h"
+#include "targets.h"
+#include "tree.h"
 
 static void on_stop(int sig)
 {
@@ -159,7 +168,7 @@ static int choose_points(const struct fuzz_opts *o, const char *exe, __u64 seed,
 
 static int run(const struct fuzz_opts *o)
 {
-	struct campaign c = { .o = o, .out = { .fd = -1 } };
+	struct campaign c = { .res.o = o, .out = { .fd = -1 } };
 	struct point_set points = { 0 };
 	char path[PATH_MAX];
 	struct fuzz_knobs knobs;
@@ -168,13 +177,13 @@ static int run(const struct fuzz_opts *o)
 	bool ejected = false;
 	int err, status = 0;
 
-	if ((err = resolve_fuzzing(o, &knobs, &c.seed)))
+	if ((err = resolve_fuzzing(o, &knobs, &c.res.seed)))
 		return err;
 	if ((err = check_root(geteuid())) || (err = check_sched_ext("/sys")))
 		return err;
 	if (o->cmd && (err = resolve_cmd(o->cmd[0], path, sizeof(path))))
 		return err;
-	if (o->points && (err = choose_points(o, path, c.seed, &points)))
+	if (o->points && (err = choose_points(o, path, c.res.seed, &points)))
 		goto out_points;
 	if ((err = plan_machine()))
 		goto out_points;
@@ -189,24 +198,24 @@ static int run(const struct fuzz_opts *o)
 		sched_destroy(&s);
 		goto out_points;
 	}
-	sched_set_seed(&s, c.seed);
+	sched_set_seed(&s, c.res.seed);
 	install_signals();
 	if ((err = sched_attach(&s)) || (o->points && (err = sched_points_start(&s)))) {
 		sched_destroy(&s);
 		goto out_points;
 	}
-	report_attached(o, &knobs, c.seed);
+	report_attached(o, &knobs, c.res.seed);
 	if (o->cmd) {
 		c.s = &s;
-		c.points = o->points ? &points : NULL;
+		c.res.points = o->points ? &points : NULL;
 		c.knobs = &knobs;
-		c.trace.points = c.points;
-		c.kernel = uname(&u) ? "?" : u.release;
-		c.nr_cpus = machine.nr_cpus;
-		c.nr_llcs = machine.nr_llcs;
-		c.nr_nodes = machine.nr_nodes;
+		c.trace.points = c.res.points;
+		c.res.kernel = uname(&u) ? "?" : u.release;
+		c.res.nr_cpus = machine.nr_cpus;
+		c.res.nr_llcs = machine.nr_llcs;
+		c.res.nr_nodes = machine.nr_nodes;
 		status = campaign_run(&c);
-		ejected = c.stop == STOP_EJECTED;
+		ejected = c.res.stop == STOP_EJECTED;
 	} else {
 		stay_attached(&s, o, &ejected);
 	}
@@ -220,9 +229,9 @@ static int run(const struct fuzz_opts *o)
 	points_free(&points);
 	trace_free(&c.trace);
 	capture_close(&c.out);
-	free(c.runs);
-	if (ejected && o->cmd && !is_campaign(o) && c.nr_runs)
-		fprintf(stderr, "scx_fuzz: target exited with status %d\n", c.runs[0].status);
+	free(c.res.runs);
+	if (ejected && o->cmd && !is_campaign(o) && c.res.nr_runs)
+		fprintf(stderr, "scx_fuzz: target exited with status %d\n", c.res.runs[0].status);
 	return ejected ? EXIT_SCHED : status;
 out_points:
 	points_free(&points);

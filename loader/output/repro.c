@@ -10,6 +10,8 @@
 
 #include "fuzz.h"
 #include "fuzz_rand.h"
+#include "longopts.h"
+#include "repro.h"
 
 /* Run 1 uses the campaign seed itself, so `--seed S --until-failure` starts with run S. */
 __u64 run_seed_of(__u64 campaign_seed, unsigned long run)

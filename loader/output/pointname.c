@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "points.h"
+#include "pointname.h"
 
 /* "file.c:41" for vaddr in the ELF at path, if its DWARF says; 0 on success. */
 static int source_line(const char *path, uint64_t vaddr, char *buf, size_t len)

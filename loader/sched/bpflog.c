@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 
 #include "fuzz.h"
+#include "bpflog.h"
 
 enum { LOG_LINES = 256, LOG_LINE_LEN = 256 };
 

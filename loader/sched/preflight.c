@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 
 #include "fuzz.h"
+#include "preflight.h"
 
 int check_root(uid_t euid)
 {

@@ -1,16 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The runner: runs of CMD under the attached scheduler (campaign.c, report.c). */
-#ifndef FUZZ_CAMPAIGN_H
-#define FUZZ_CAMPAIGN_H
+/* What a campaign produced, as plain data: the runner fills it, output/ reads it. */
+#ifndef FUZZ_RESULT_H
+#define FUZZ_RESULT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fuzz.h"
-#include "sched.h"
-#include "capture.h"
-#include "probes.h"
-#include "trace.h"
+#include "point_set.h"
 
 enum run_result {
 	RUN_PASS,		/* exit 0, output did not match --fail-on */
@@ -40,34 +38,39 @@ struct run {
 
 enum stop_reason { STOP_DONE, STOP_FAILURE, STOP_SUCCESS, STOP_SIGNAL, STOP_EJECTED, STOP_ERROR };
 
-struct campaign {
+struct campaign_result {
 	const struct fuzz_opts *o;
-	struct sched *s;
 	__u64 seed;		/* the campaign's; run n gets run_seed_of(seed, n) */
 	struct run *runs;
-	unsigned long nr_runs, cap, failures;
-	double start_s, elapsed_s;
+	unsigned long nr_runs, failures;
+	double elapsed_s;
 	enum stop_reason stop;
-	int exit_status;	/* what scx_fuzz exits with */
-	struct capture out;	/* the current run's output */
-	struct trace trace;	/* the current run's events (--trace) */
 	const char *kernel;	/* uname release */
-	const struct point_set *points;	/* --points; NULL: none */
-	const struct fuzz_knobs *knobs;	/* as loaded */
-	struct probes probes;
 	int nr_cpus, nr_llcs, nr_nodes;
+	const struct point_set *points;	/* --points; NULL: none */
 };
 
-bool run_failed(enum run_result r);
-const char *run_result_name(enum run_result r);
-int campaign_run(struct campaign *c);
+/* The last lines a run printed, oldest first, and the one --fail-on matched. */
+#define OUTPUT_TAIL_LINES 20
+struct output_tail {
+	const char *lines[OUTPUT_TAIL_LINES];
+	unsigned n;
+	const char *matched_line;	/* NULL: none */
+};
 
-/* report.c */
-void report_run_line(const struct campaign *c, const struct run *r);
-void report_failure(struct campaign *c, const struct run *r);
-void report_trace(struct campaign *c, const struct run *r);
-void report_status(const struct campaign *c, bool final);
-void report_summary(const struct campaign *c);
-int report_json(const struct campaign *c, const char *path, int exit_status);
+static inline bool run_failed(enum run_result r)
+{
+	return r == RUN_FAIL || r == RUN_SIGNAL || r == RUN_HANG || r == RUN_MATCH || r == RUN_ERRCMD;
+}
 
-#endif /* FUZZ_CAMPAIGN_H */
+static inline const char *run_result_name(enum run_result r)
+{
+	static const char *const names[] = {
+		[RUN_PASS] = "pass", [RUN_FAIL] = "fail", [RUN_SIGNAL] = "signal", [RUN_HANG] = "hang",
+		[RUN_MATCH] = "fail-on", [RUN_ERRCMD] = "error-command", [RUN_INTERRUPTED] = "interrupted",
+		[RUN_NOT_STARTED] = "not-started",
+	};
+	return names[r];
+}
+
+#endif /* FUZZ_RESULT_H */

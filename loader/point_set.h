@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The chosen --points, as plain data: made by points/, placed by probes.c, named by output/. */
+#ifndef FUZZ_POINT_SET_H
+#define FUZZ_POINT_SET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum point_kind { POINT_LOCK, POINT_LOCK_RET, POINT_FUNC, POINT_INSN };
+
+struct point {
+	uint64_t offset;		/* in the file, where the uprobe goes */
+	uint64_t vaddr;			/* the instruction's address in the ELF */
+	uint32_t binary;		/* index into point_set.paths */
+	uint32_t func;			/* index into point_set.funcs */
+	uint8_t kind;			/* enum point_kind */
+};
+
+struct point_func {
+	char *name;
+	uint64_t vaddr, size;
+	uint32_t binary;
+};
+
+struct point_set {
+	struct point *p;
+	size_t n, cap;
+	struct point_func *funcs;
+	size_t nfuncs, funcs_cap;
+	char *paths[2];			/* the executable, and the C library of a dynamic one */
+	unsigned npaths;
+	bool own_from_dwarf;		/* the program's own functions came from its debug info */
+};
+
+#endif /* FUZZ_POINT_SET_H */
