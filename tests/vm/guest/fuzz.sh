@@ -49,10 +49,12 @@ traced() {  # NAME: events in /tmp/named.json of the thread so named in $OUT
 }
 run_cmd ./scx_fuzz --seed 5 --trace /tmp/named.json -- ./named -t 2 "VM Thread" worker
 expect_cmp "$(traced 'VM Thread')" ">" 100 "a thread named 'VM Thread' is fuzzed by default"
+json_checked /tmp/named.json
 run_cmd ./scx_fuzz --seed 5 --exclude-comm 'VM *' --trace /tmp/named.json -- ./named -t 2 "VM Thread" worker
 expect_out "^named: thread 'VM Thread' tid [0-9]+$" "the excluded thread ran"
 expect_cmp "$(traced 'VM Thread')" "<" 20 "--exclude-comm 'VM *': not fuzzed once it has that name"
 expect_cmp "$(traced worker)" ">" 100 "--exclude-comm: the other thread still is"
+json_checked /tmp/named.json
 run_cmd ./scx_fuzz --seed 5 --java --trace /tmp/named.json -- ./named -t 2 "C2 CompilerThre" "GC Thread#0" main-loop
 expect_out "^named: thread 'GC Thread#0' tid [0-9]+$" "the JVM-named threads ran"
 expect_cmp "$(traced 'C2 CompilerThre')" "<" 20 "--java: JIT compiler threads not fuzzed"

@@ -6,6 +6,17 @@ OUT=/tmp/out
 ok() { echo "ok - $*"; }
 not_ok() { echo "not ok - $*"; }
 
+# json_check FILE...: each parsed by json-c's strict parser (tests/progs/jsoncheck.c),
+# one line each. A file whose name the script reuses is checked (and removed) when
+# made; every other JSON file in /tmp is checked when the script exits.
+json_check() {
+	if [ -x ./jsoncheck ]; then ./jsoncheck "$@"; else not_ok "./jsoncheck is not in the guest"; fi
+}
+json_checked() {  # FILE: check it, and remove it if valid so the exit check skips it
+	json_check "$1" && rm -f "$1"
+}
+trap 'set -- /tmp/*.json; [ -e "$1" ] && json_check "$@"' EXIT
+
 # run_cmd CMD...: run it, keeping its exit status in $RC and its output in $OUT.
 run_cmd() {
 	"$@" >"$OUT" 2>&1
@@ -91,6 +102,7 @@ race_check() {
 	expect_quiet "$fails" "$nd" "$ex"
 	./scx_fuzz "$@" --repeat "$nf" --seed 1 --json "/tmp/$ex.json" -- "./$ex" >"$OUT" 2>&1
 	found=$(sed -n 's/.*"failures":\([0-9]*\).*/\1/p' "/tmp/$ex.json")
+	json_checked "/tmp/$ex.json"
 	grep '^scx_fuzz: run ' "$OUT" | sed 's/^/    | /'
 	expect_cmp "${found:-0}" ">=" "$min" "$ex: found in at least $min of $nf runs $what"
 }

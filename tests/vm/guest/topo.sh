@@ -32,6 +32,7 @@ fi
 
 run_cmd ./scx_fuzz topo --json
 expect_out "\"cpus\":$(nproc),.*\"nodes\":$nodes," "--json gives the same counts"
+cp "$OUT" /tmp/topo.json	# parsed when the script exits
 
 run_cmd ./scx_fuzz -- hackbench -g 4 -l 100
 expect_rc 0 "scheduler attached with the plan and ran hackbench"
