@@ -46,6 +46,11 @@ check 2 "^scx_fuzz: --repeat, --until-\*, --timeout, --fail-on and --error-comma
 	"--until-failure without a command: exit 2" "$bin" --until-failure
 check 2 "^scx_fuzz: invalid --error-check-interval \(seconds, 0.1..86400\): '0'" \
 	"--error-check-interval 0: exit 2" "$bin" --error-check-interval 0 --error-command true -- true
+check 2 "^scx_fuzz: cannot write the --json file /no/such/dir/runs.json: No such file or directory$" \
+	"--json in a missing directory: exit 2 before anything runs" "$bin" --json /no/such/dir/runs.json -- true
+check 2 "^scx_fuzz: cannot write the --trace file /tmp: Is a directory$" \
+	"--trace naming a directory: exit 2" "$bin" --trace /tmp -- true
+check 2 "^scx_fuzz: invalid --timeout" "--timeout below 0: exit 2" "$bin" --timeout -1 -- true
 inst=$(mktemp -d)
 if make -s install PREFIX="$inst" >/dev/null 2>&1 && [ -x "$inst/bin/scx_fuzz" ] &&
 	[ -f "$inst/share/man/man1/scx_fuzz.1" ]; then

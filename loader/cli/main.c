@@ -5,6 +5,7 @@
  * What the scheduler does is described in bpf/scx_fuzz.bpf.c.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -120,6 +121,29 @@ static int resolve_fuzzing(const struct fuzz_opts *o, struct fuzz_knobs *k, __u6
 	return 0;
 }
 
+/* --json and --trace paths tried now (a file made for the try is removed): said before the runs, not after. */
+static int check_output_path(const char *flag, const char *path)
+{
+	bool made = true;
+	int fd;
+
+	if (!path)
+		return 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == EEXIST) {
+		made = false;
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	}
+	if (fd < 0) {
+		fprintf(stderr, "scx_fuzz: cannot write the %s file %s: %s\n", flag, path, strerror(errno));
+		return EXIT_USAGE;
+	}
+	close(fd);
+	if (made)
+		unlink(path);
+	return 0;
+}
+
 /* Lay out the scheduler from this machine's topology; refuse what we cannot hold. */
 static int plan_machine(void)
 {
@@ -177,7 +201,9 @@ static int run(const struct fuzz_opts *o)
 	bool ejected = false;
 	int err, status = 0;
 
-	if ((err = resolve_fuzzing(o, &knobs, &c.res.seed)))
+	if ((err = resolve_fuzzing(o, &knobs, &c.res.seed)) ||
+	    (err = check_output_path("--json", o->json_path)) ||
+	    (err = check_output_path("--trace", o->trace_path)))
 		return err;
 	if ((err = check_root(geteuid())) || (err = check_sched_ext("/sys")))
 		return err;
