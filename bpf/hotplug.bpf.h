@@ -73,12 +73,21 @@ static void kick_idle_anywhere(u32 node)
 			return;
 }
 
+/* After topo_init: each LLC's online CPUs; one with none is an orphan from the start. */
 static void hotplug_init(void)
 {
-	int l;
+	u32 llc, up;
+	int l, i;
 
-	bpf_for(l, 0, plan.nr_llcs)
-		llc_online[bounded(l, FUZZ_MAX_LLCS)] = llc_nr_cpus(l);
+	bpf_for(l, 0, plan.nr_llcs) {
+		llc = bounded(l, FUZZ_MAX_LLCS);
+		up = 0;
+		bpf_for(i, plan.llc_cpu_start[llc], plan.llc_cpu_start[bounded(llc + 1, 2 * FUZZ_MAX_LLCS)])
+			up += cpu_up[bounded(plan.llc_cpus[bounded(i, FUZZ_MAX_CPUS)], FUZZ_MAX_CPUS)];
+		llc_online[llc] = up;
+		if (!up)
+			nr_orphan_llcs++;
+	}
 }
 
 void FUZZ_OPS(fuzz_cpu_online, s32 cpu)

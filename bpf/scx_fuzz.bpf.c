@@ -428,8 +428,9 @@ s32 FUZZ_OPS_SLEEPABLE(fuzz_init)
 			fuzz_error("cannot create the global DSQ: %d", err);
 		return err;
 	}
-	hotplug_init();
 	err = topo_init();
+	if (!err)
+		hotplug_init();
 	if (!err)
 		err = fuzz_init_queues();
 	if (!err)

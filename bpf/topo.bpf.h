@@ -182,20 +182,42 @@ static void topo_set_online(s32 cpu, bool online)
 	cpu_up[bounded(cpu, FUZZ_MAX_CPUS)] = online;
 }
 
-/* A cpumask holding plan list entries [first, last); stored into *slot. */
+/* A cpumask holding the online CPUs among plan list entries [first, last); stored into *slot. */
 static s32 store_cpumask(struct bpf_cpumask __kptr **slot, const volatile u16 *list, u32 first, u32 last)
 {
 	struct bpf_cpumask *mask = bpf_cpumask_create(), *old;
+	u32 cpu;
 	int i;
 
 	if (!mask)
 		return -12;	/* -ENOMEM */
-	bpf_for(i, first, last)
-		bpf_cpumask_set_cpu(list[bounded(i, FUZZ_MAX_CPUS)], mask);
+	bpf_for(i, first, last) {
+		cpu = bounded(list[bounded(i, FUZZ_MAX_CPUS)], FUZZ_MAX_CPUS);
+		if (cpu_up[cpu])
+			bpf_cpumask_set_cpu(cpu, mask);
+	}
 	old = bpf_kptr_xchg(slot, mask);
 	if (old)
 		bpf_cpumask_release(old);
 	return 0;
+}
+
+/*
+ * The plan's CPUs that are online now. ops.init runs with CPU hotplug held off
+ * until the cpu_online/cpu_offline ops are live, so none is missed; the plan
+ * also holds CPUs that were offline when it was made (nosmt, hotplug).
+ */
+static void mark_online_cpus(void)
+{
+	const struct cpumask *online = scx_bpf_get_online_cpumask();
+	u32 cpu;
+	int l;
+
+	bpf_for(l, 0, plan.nr_cpus) {
+		cpu = bounded(plan.llc_cpus[bounded(l, FUZZ_MAX_CPUS)], FUZZ_MAX_CPUS);
+		cpu_up[cpu] = bpf_cpumask_test_cpu(cpu, online);
+	}
+	scx_bpf_put_cpumask(online);
 }
 
 /*
@@ -211,8 +233,7 @@ static s32 topo_init(void)
 	s32 err;
 	int l, n;
 
-	bpf_for(l, 0, plan.nr_cpus)
-		cpu_up[bounded(plan.llc_cpus[bounded(l, FUZZ_MAX_CPUS)], FUZZ_MAX_CPUS)] = 1;
+	mark_online_cpus();
 	bpf_for(l, 0, plan.nr_llcs) {
 		idx = bounded(l, FUZZ_MAX_LLCS);
 		node = bounded(llc_node(idx), FUZZ_MAX_NODES);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Topology discovery with hwloc: online CPUs with their kernel ids, cores,
- * the last-level cache each CPU shares, NUMA nodes and their distances. The
+ * Topology discovery with hwloc: CPUs with their kernel ids, cores, the
+ * last-level cache each CPU shares, NUMA nodes and their distances. CPUs
+ * offline now are planned too, as they may come online while we run. The
  * running system by default; a synthetic description or XML file for tests.
  */
 #include <errno.h>
@@ -95,6 +96,52 @@ static int gather_cpus(hwloc_topology_t h, struct raw_cpu *raw, char *err, size_
 	if (!n)
 		snprintf(err, len, "hwloc found no CPUs");
 	return n ? n : -1;
+}
+
+/* The node of a CPU hwloc knows only by id (offline: no PU object), 0 if none says. */
+static int offline_node_of(hwloc_topology_t h, unsigned id)
+{
+	hwloc_obj_t n = NULL;
+	int best = -1;
+
+	while ((n = hwloc_get_next_obj_by_type(h, HWLOC_OBJ_NUMANODE, n)))
+		if (n->complete_cpuset && hwloc_bitmap_isset(n->complete_cpuset, id) &&
+		    (best < 0 || (int)n->os_index < best))
+			best = n->os_index;
+	return best < 0 ? 0 : best;
+}
+
+/*
+ * CPUs offline now (nosmt, hotplug) that may come online while we run: each
+ * joins the LLC and package of the first online CPU of its node (their caches
+ * are unknown while offline), or an LLC of its own if its node has none.
+ */
+static int add_offline_cpus(hwloc_topology_t h, struct raw_cpu *raw, int n, char *err, size_t len)
+{
+	const unsigned long offline_key = 1UL << 40;	/* above any hwloc gp_index */
+	hwloc_const_cpuset_t all = hwloc_topology_get_complete_cpuset(h);
+	int online = n, i;
+	unsigned id;
+
+	hwloc_bitmap_foreach_begin(id, all) {
+		if (hwloc_get_pu_obj_by_os_index(h, id))
+			continue;
+		if (n >= FUZZ_MAX_CPUS || id >= FUZZ_MAX_CPUS) {
+			snprintf(err, len, "machine exceeds compiled limits: more than %d CPUs or a "
+				 "CPU id above %d (counting offline CPUs)", FUZZ_MAX_CPUS, FUZZ_MAX_CPUS - 1);
+			return -1;
+		}
+		raw[n].id = id;
+		raw[n].node_os = offline_node_of(h, id);
+		raw[n].core_key = offline_key + id;
+		for (i = 0; i < online && raw[i].node_os != raw[n].node_os; i++)
+			;
+		raw[n].llc_key = i < online ? raw[i].llc_key : offline_key + FUZZ_MAX_CPUS + raw[n].node_os;
+		raw[n].llc_level = i < online ? raw[i].llc_level : 0;
+		raw[n].pkg_key = i < online ? raw[i].pkg_key : 0;
+		n++;
+	} hwloc_bitmap_foreach_end();
+	return n;
 }
 
 /* Dense numbering in CPU id order; an LLC that spans nodes is split per node. */
@@ -220,7 +267,7 @@ int topo_discover(struct topo *t, const struct topo_source *src, char *err, size
 		return -1;
 	}
 	if (!load(h, src, err, err_len) && (n = gather_cpus(h, raw, err, err_len)) > 0 &&
-	    !number_cpus(t, raw, n, err, err_len)) {
+	    (n = add_offline_cpus(h, raw, n, err, err_len)) > 0 && !number_cpus(t, raw, n, err, err_len)) {
 		gather_distances(h, t);
 		ret = 0;
 	}

@@ -144,6 +144,7 @@ ParameterizedTestParameters(topo, fixtures)
 		{ "no-caches", 8, 4, 4, 1, 0 },
 		{ "memoryless-node", 8, 8, 2, 2, 3 },
 		{ "hbm-2nodes-share-cpus", 8, 8, 2, 2, 3 },
+		{ "offline-smt-2nodes", 16, 12, 2, 2, 3 },
 	};
 	return cr_make_param_array(struct shape, shapes, sizeof(shapes) / sizeof(shapes[0]));
 }
@@ -157,6 +158,18 @@ ParameterizedTest(struct shape *s, topo, fixtures)
 	cr_assert_eq(t.nr_nodes, s->nodes, "%s: nodes", s->name);
 	cr_assert_eq(t.llc_level, s->llc_level, "%s: LLC level", s->name);
 	check_plan();
+}
+
+/* CPUs offline when scx_fuzz starts may come online later: they are planned, in their node's LLC. */
+Test(topo, offline_cpus_join_their_nodes_llc)
+{
+	load_fixture("offline-smt-2nodes");
+	cr_assert_eq(t.cpus[5].id, 5);
+	cr_assert_eq(t.cpus[5].llc, t.cpus[4].llc, "offline CPU 5 in the LLC of CPU 4");
+	cr_assert_eq(t.cpus[13].id, 13);
+	cr_assert_eq(t.cpus[13].node, 1, "offline CPU 13 on node 1");
+	cr_assert_eq(t.cpus[13].llc, t.cpus[12].llc);
+	cr_assert_eq(p.cpu_llc[15], p.cpu_llc[8], "the plan maps it like its node's online CPUs");
 }
 
 Test(topo, two_nodes_per_socket_steals_from_sibling_node_first)

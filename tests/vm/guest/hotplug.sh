@@ -23,6 +23,21 @@ expect_out 'finished_with_progress=32 ' "$level: every mixload thread finished"
 expect_cmp "$(stat hotplug)" ">=" 10 "$level: the scheduler saw the hotplug events"
 expect_out '^scx_fuzz: exit: unregistered from user space' "$level: detached normally, not ejected"
 done
+# A CPU offline when scx_fuzz starts (as under nosmt) is planned, and taken in when it comes online.
+echo 0 > $cpus/cpu3/online
+run_cmd ./scx_fuzz --intensity medium --stats 5 -- sh -c "
+	./mixload -t 8 & m=\$!
+	sleep 3
+	echo 1 > $cpus/cpu3/online || exit 1
+	sleep 2
+	echo state-after-online=\$(cat $SCX/state)
+	wait \$m"
+expect_rc 0 "CPU offline at start: the load finishes after it comes online"
+expect_out '^state-after-online=enabled$' "CPU offline at start: still attached after it came online"
+# 7 CPUs online when it starts: 4 threads each
+expect_out 'threads=28 finished_with_progress=28 ' "CPU offline at start: every mixload thread finished"
+expect_out '^scx_fuzz: exit: unregistered from user space' "CPU offline at start: detached normally, not ejected"
+
 # A queue its own CPUs stop serving (injected: LLC 1's CPUs serve nothing else) is
 # pulled by busy CPUs elsewhere, well before the watchdog would eject us
 # (they still serve what may run only there, like their node's kcompactd).
