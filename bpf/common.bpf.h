@@ -29,6 +29,9 @@ s32 scx_bpf_task_cpu(const struct task_struct *p) __ksym __weak;
 bool scx_bpf_dsq_move_to_local(u64 dsq_id) __ksym __weak;
 void scx_bpf_error_bstr(char *fmt, unsigned long long *data, u32 data__sz) __ksym __weak;
 
+struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
+void bpf_task_release(struct task_struct *p) __ksym;
+
 /* Kfuncs only newer kernels have (7.x): used when present. */
 bool scx_bpf_dsq_insert___v2___compat(struct task_struct *p, u64 dsq_id, u64 slice, u64 enq_flags) __ksym __weak;
 bool scx_bpf_dsq_move_to_local___v2___compat(u64 dsq_id, u64 enq_flags) __ksym __weak;

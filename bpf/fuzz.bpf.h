@@ -76,7 +76,8 @@ static u64 serial_key(const struct task_struct *p, struct task_ctx *tc, u64 now,
 static void arm_release(struct llc_ctx *lc, u32 llc, u64 now, u64 due)
 {
 	u64 armed = lc->timer_due_ns;
-	u64 flags = cpu_llc(bpf_get_smp_processor_id()) == llc ? BPF_F_TIMER_CPU_PIN : 0;
+	/* pinned here when this CPU serves the LLC and stays online */
+	u64 flags = cpu_llc(bpf_get_smp_processor_id()) == llc && !this_cpu_leaving() ? BPF_F_TIMER_CPU_PIN : 0;
 
 	if (armed && time_before(now, armed) && !time_before(due, armed))
 		return;
@@ -334,7 +335,7 @@ static u32 release_due(u32 from, s32 cpu, bool all)
 		tc->fair_vtime = clamp_vtime(tc->fair_vtime, lc);
 		tc->restore_vtime = 1;
 		/* serialized targets wait for their turn; whoever takes it decides the CPU */
-		dest = knobs.serialize ? -1 : forced_cpu(p, tc, tc->events - 1, cpu, &stat);
+		dest = knobs.serialize || this_cpu_leaving() ? -1 : forced_cpu(p, tc, tc->events - 1, cpu, &stat);
 		if (dest >= 0) {
 			if (!scx_bpf_dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL_ON | dest, 0)) {
 				kick_cpu(dest, SCX_KICK_IDLE);	/* hand back the idle CPU forced_cpu claimed */

@@ -51,7 +51,7 @@ static int preempt_timerfn(void *map, u32 *key, struct cpu_preempt *cp)
 	if (cp->armed_run != cp->run)
 		return 0;
 	cp->fired = cp->pid;
-	scx_bpf_kick_cpu(*key, SCX_KICK_PREEMPT);
+	kick_cpu(*key, SCX_KICK_PREEMPT);	/* not from a CPU going offline (kick_cpu) */
 	return 0;
 }
 
@@ -82,7 +82,7 @@ static void preempt_arm(struct task_struct *p, struct task_ctx *tc, u64 now)
 	struct cpu_preempt *cp;
 	u64 d;
 
-	if (!preempt_timers_on() || !(cp = cpu_preempt(bpf_get_smp_processor_id())))
+	if (!preempt_timers_on() || this_cpu_leaving() || !(cp = cpu_preempt(bpf_get_smp_processor_id())))
 		return;
 	if (tc->pct_drop_to)	/* --mode pct: the change point falls anywhere in a run as long as its last */
 		d = fuzz_uniform(fuzz_stream_draw(run_seed, tc->key, FUZZ_STREAM_PCT, ++tc->runs),

@@ -206,6 +206,22 @@ static void fuzz_enqueue_target(struct task_struct *p, struct task_ctx *tc, u64 
 }
 
 /*
+ * A target enqueued by a CPU going offline is not fuzzed: no hold (a timer),
+ * no move to another CPU's queue (this_cpu_leaving); serialized, it still
+ * waits for its turn.
+ */
+static void enqueue_unfuzzed(struct task_struct *p, struct task_ctx *tc, u64 enq_flags)
+{
+	if (tc->held)
+		fuzz_unhold(p, tc);
+	tc->woke_on_idle = 0;
+	if (knobs.serialize)
+		serial_enqueue(p, tc, slice_ns, enq_flags, -1, (enq_flags & SCX_ENQ_WAKEUP) || !tc->events);
+	else
+		enqueue_llc(p, tc, slice_ns, 0, enq_flags);
+}
+
+/*
  * Keep the last runnable task of a CPU on it. The CPU is switching to idle
  * meanwhile, and (6.16) nothing reschedules it for a task queued locally then:
  * the kick is the follow-up scheduling event SCX_OPS_ENQ_LAST asks of us.
@@ -260,10 +276,12 @@ void FUZZ_OPS(fuzz_enqueue, struct task_struct *p, u64 enq_flags)
 	 */
 	if ((p->flags & PF_KTHREAD) && p->nr_cpus_allowed == 1)
 		insert_on_cpu(p, scx_bpf_task_cpu(p), slice_ns, enq_flags);
-	else if ((tc = target_ctx(p)))
+	else if ((tc = target_ctx(p)) && this_cpu_leaving())
+		enqueue_unfuzzed(p, tc, enq_flags);
+	else if (tc)
 		fuzz_enqueue_target(p, tc, enq_flags);
-	/* Other restricted tasks go to an allowed idle CPU if there is one. */
-	else if (is_restricted(p) && (cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0)) >= 0)
+	/* Other restricted tasks go to an allowed idle CPU if there is one (not from a leaving CPU). */
+	else if (is_restricted(p) && !this_cpu_leaving() && (cpu = scx_bpf_pick_idle_cpu(p->cpus_ptr, 0)) >= 0)
 		insert_on_cpu(p, cpu, slice_ns, enq_flags);
 	else
 		enqueue_llc(p, NULL, slice_ns, 0, enq_flags);

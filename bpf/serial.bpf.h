@@ -57,7 +57,7 @@ static void serial_release(u32 pid)
 }
 
 /* Queue a runnable target for its turn, at a random place among the waiters. */
-static void serial_enqueue(struct task_struct *p, struct task_ctx *tc, u64 slice, u64 enq_flags,
+static __always_inline void serial_enqueue(struct task_struct *p, struct task_ctx *tc, u64 slice, u64 enq_flags,
 			   s32 idle_cpu, bool woke)
 {
 	u64 now = bpf_ktime_get_ns();
@@ -79,19 +79,32 @@ static void serial_enqueue(struct task_struct *p, struct task_ctx *tc, u64 slice
 }
 
 /*
- * A turn claimed but never used (its task left the queue before running)
- * lapses. Its age is taken modulo the 31-bit clock, and a claim stamped
- * after `now` (another CPU, a moment later) is young, not ancient.
+ * A turn claimed but not used for FUZZ_SERIAL_LEASE_NS: if its task still
+ * waits in a CPU's local queue (that CPU has not scheduled: an emulated CPU
+ * starved by its host, a kernel that left it idle), that CPU is kicked and
+ * the claim stands, so two targets never run at once; if the task left (it
+ * exited, or went to another scheduling class), the turn lapses. Ages are
+ * modulo the 31-bit clock; a claim stamped after `now` is young.
  */
 static void serial_expire(u64 now)
 {
 	u64 turn = serial_turn, mask = (1ULL << 31) - 1, age;
+	struct task_struct *p;
 
 	if (!turn || (turn & TURN_RUNNING))
 		return;
 	age = ((now >> 20) - (turn >> TURN_TIME_SHIFT)) & mask;
-	if (age < (1ULL << 30) && (age << 20) > FUZZ_SERIAL_LEASE_NS)
+	if (age >= (1ULL << 30) || (age << 20) <= FUZZ_SERIAL_LEASE_NS)
+		return;
+	p = bpf_task_from_pid(turn_pid(turn));
+	if (p && (p->scx.flags & SCX_TASK_QUEUED)) {
+		kick_cpu(scx_bpf_task_cpu(p), 0);
+		stat_inc(FUZZ_STAT_TURN_KICKS);
+	} else {
 		__sync_val_compare_and_swap(&serial_turn, turn, 0);
+	}
+	if (p)
+		bpf_task_release(p);
 }
 
 /* The pid of a waiter this CPU may run that has starved too long, or 0. */

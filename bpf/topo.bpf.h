@@ -117,6 +117,17 @@ static u64 clamp_vtime(u64 vtime, const struct llc_ctx *lc)
 __u8 cpu_up[FUZZ_MAX_CPUS];
 
 /*
+ * The calling CPU is going offline (its cpu_offline op ran). It queues no
+ * timer, kick or work on another CPU's local queue from then on: on 7.3 such
+ * work left pending on a CPU that went offline made detaching spin forever
+ * (docs/testing.md).
+ */
+static __always_inline bool this_cpu_leaving(void)
+{
+	return !cpu_up[bounded(bpf_get_smp_processor_id(), FUZZ_MAX_CPUS)];
+}
+
+/*
  * Kick `cpu`, unless the calling CPU is going offline: a kick is an irq_work
  * queued on the caller, and one queued on a dying CPU can stay pending for
  * good, which makes the kernel's disable path spin on it later (seen on 7.3

@@ -177,6 +177,7 @@ enum fuzz_stat {
 	FUZZ_STAT_BURST_TIMERS,		/* --preempt auto: timers armed inside a run burst */
 	FUZZ_STAT_POINT_HITS,		/* --points: a target thread reached a point */
 	FUZZ_STAT_POINT_ACTS,		/* --points: ... and was preempted there (pct: a change point) */
+	FUZZ_STAT_TURN_KICKS,		/* --serialize: a CPU slow to run the turn it claimed, kicked */
 	FUZZ_NR_STATS,
 };
 

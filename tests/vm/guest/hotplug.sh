@@ -1,10 +1,10 @@
 # CPU hotplug under load, including a whole node going offline and back:
-# the scheduler stays attached and every task finishes, with fuzzing off (the
-# base scheduler) and at medium (held, jittered and migrated targets). Runs in the guest.
+# the scheduler stays attached, every task finishes and it detaches, with fuzzing off (the
+# base scheduler), at medium and at high (held, jittered, preempted and migrated targets). Runs in the guest.
 . ./lib.sh
 cpus=/sys/devices/system/cpu
 
-for level in off; do  # medium: detach can hang after hotplug on 7.3 (docs/testing.md)
+for level in off medium high; do
 run_cmd ./scx_fuzz --intensity $level --stats 5 -- sh -c "
 	./mixload -t 20 & m=\$!
 	sleep 3
