@@ -315,6 +315,7 @@ static u32 release_due(u32 from, s32 cpu, bool all)
 	u32 own = cpu_llc(cpu), moved = 0;
 	struct llc_ctx *lc = llc_ctx(own), *from_lc = llc_ctx(from);
 	u64 now = bpf_ktime_get_ns(), late;
+	bool leaving = this_cpu_leaving();
 	s64 jitter;
 	struct task_struct *p;
 	struct task_ctx *tc;
@@ -335,7 +336,7 @@ static u32 release_due(u32 from, s32 cpu, bool all)
 		tc->fair_vtime = clamp_vtime(tc->fair_vtime, lc);
 		tc->restore_vtime = 1;
 		/* serialized targets wait for their turn; whoever takes it decides the CPU */
-		dest = knobs.serialize || this_cpu_leaving() ? -1 : forced_cpu(p, tc, tc->events - 1, cpu, &stat);
+		dest = knobs.serialize || leaving ? -1 : forced_cpu(p, tc, tc->events - 1, cpu, &stat);
 		if (dest >= 0) {
 			if (!scx_bpf_dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL_ON | dest, 0)) {
 				kick_cpu(dest, SCX_KICK_IDLE);	/* hand back the idle CPU forced_cpu claimed */

@@ -43,7 +43,7 @@ static void kick_deferred_work(void)
 {
 	int l;
 
-	if (!kick_deferred || !cpu_up[bounded(bpf_get_smp_processor_id(), FUZZ_MAX_CPUS)])
+	if (!kick_deferred || this_cpu_leaving())
 		return;
 	kick_deferred = 0;
 	bpf_for(l, 0, plan.nr_llcs)

@@ -135,7 +135,7 @@ static __always_inline bool this_cpu_leaving(void)
  */
 static __always_inline void kick_cpu(s32 cpu, u64 flags)
 {
-	if (cpu_up[bounded(bpf_get_smp_processor_id(), FUZZ_MAX_CPUS)])
+	if (!this_cpu_leaving())
 		scx_bpf_kick_cpu(cpu, flags);
 }
 
@@ -154,7 +154,7 @@ static bool kick_idle_in(const struct cpumask *mask)
 	if (!mask)
 		return false;
 	/* Picking claims the CPU's idle bit: never claim one that will not be kicked. */
-	if (!cpu_up[bounded(bpf_get_smp_processor_id(), FUZZ_MAX_CPUS)]) {
+	if (this_cpu_leaving()) {
 		kick_deferred = 1;
 		return false;
 	}

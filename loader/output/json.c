@@ -63,8 +63,7 @@ static struct json_object *text_or_null(const char *s)
 	return s ? json_text(s, (size_t)-1) : NULL;
 }
 
-/* A double as printed with `fmt` (%.3f, %g): the figures the schema promises, not json-c's. */
-static struct json_object *number(const char *fmt, double v)
+struct json_object *json_number(const char *fmt, double v)
 {
 	char buf[64];
 
@@ -88,7 +87,7 @@ static struct json_object *run_object(const struct run *r)
 
 	json_object_object_add(o, "run", json_object_new_uint64(r->n));
 	json_object_object_add(o, "seed", json_object_new_uint64(r->seed));
-	json_object_object_add(o, "duration_s", number("%.3f", r->duration_s));
+	json_object_object_add(o, "duration_s", json_number("%.3f", r->duration_s));
 	json_object_object_add(o, "result", json_object_new_string(run_result_name(r->result)));
 	json_object_object_add(o, "failed", json_object_new_boolean(run_failed(r->result)));
 	json_object_object_add(o, "exit_status", r->status < 0 || signalled ? NULL :
@@ -122,7 +121,7 @@ static struct json_object *options_object(const struct campaign_result *res)
 	json_object_object_add(opts, "repeat", json_object_new_uint64(o->repeat));
 	json_object_object_add(opts, "until", o->until == UNTIL_NONE ? NULL : json_object_new_string(
 				       o->until == UNTIL_FAILURE ? "failure" : "success"));
-	json_object_object_add(opts, "timeout_s", number("%g", o->timeout_s));
+	json_object_object_add(opts, "timeout_s", json_number("%g", o->timeout_s));
 	json_object_object_add(opts, "fail_on", text_or_null(o->fail_on));
 	json_object_object_add(opts, "error_command", text_or_null(o->error_cmd));
 	return opts;
@@ -151,7 +150,7 @@ static struct json_object *campaign_object(const struct campaign_result *res, in
 	json_object_object_add(top, "runs", runs);
 	json_object_object_add(sum, "runs", json_object_new_uint64(res->nr_runs));
 	json_object_object_add(sum, "failures", json_object_new_uint64(res->failures));
-	json_object_object_add(sum, "elapsed_s", number("%.3f", res->elapsed_s));
+	json_object_object_add(sum, "elapsed_s", json_number("%.3f", res->elapsed_s));
 	json_object_object_add(sum, "exit_status", json_object_new_int(exit_status));
 	json_object_object_add(sum, "exit_meaning", json_object_new_string(exit_meaning(res, exit_status)));
 	json_object_object_add(top, "summary", sum);

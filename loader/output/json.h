@@ -16,6 +16,9 @@ int report_json(const struct campaign_result *res, const char *path, int exit_st
 /* A JSON string of at most `max` bytes of `s`: stray bytes (a name cut mid-character) become U+FFFD. */
 struct json_object *json_text(const char *s, size_t max);
 
+/* A double printed with `fmt` (%.3f, %g): the figures the schema promises, not json-c's 17 digits. */
+struct json_object *json_number(const char *fmt, double v);
+
 /* `obj` as compact JSON on `f`; 0 or -EIO. */
 int json_write(struct json_object *obj, FILE *f);
 

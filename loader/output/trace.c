@@ -58,15 +58,6 @@ static double us(__u64 ns, __u64 t0)
 	return (ns - t0) / 1000.0;
 }
 
-/* Microseconds with the figures Perfetto needs, not json-c's 17 digits. */
-static struct json_object *usec(double v, const char *fmt)
-{
-	char buf[48];
-
-	snprintf(buf, sizeof(buf), fmt, v);
-	return json_object_new_double_s(v, buf);
-}
-
 /* An event's common fields; `args` filled by the caller. */
 static struct json_object *event(const char *name, const char *ph, const struct fuzz_trace_event *e,
 				 __u64 ts, __u64 t0, struct json_object **args)
@@ -76,7 +67,7 @@ static struct json_object *event(const char *name, const char *ph, const struct 
 	json_object_object_add(o, "name", json_object_new_string(name));
 	json_object_object_add(o, "cat", json_object_new_string("scx_fuzz"));
 	json_object_object_add(o, "ph", json_object_new_string(ph));
-	json_object_object_add(o, "ts", usec(us(ts, t0), "%.3f"));
+	json_object_object_add(o, "ts", json_number("%.3f", us(ts, t0)));
 	json_object_object_add(o, "pid", json_object_new_int64(e->tgid));
 	json_object_object_add(o, "tid", json_object_new_int64(e->tid));
 	if (ph[0] == 'i')
@@ -114,7 +105,7 @@ static void instant_args(const struct trace *t, const struct fuzz_trace_event *e
 
 	switch (e->kind) {
 	case FUZZ_EV_RELEASE:
-		arg(a, "late_us", usec(e->value / 1000.0, "%.1f"));
+		arg(a, "late_us", json_number("%.1f", e->value / 1000.0));
 		break;
 	case FUZZ_EV_MIGRATE_LLC:
 	case FUZZ_EV_MIGRATE_NODE:
@@ -122,7 +113,7 @@ static void instant_args(const struct trace *t, const struct fuzz_trace_event *e
 		arg(a, "to_cpu", json_object_new_uint64(e->value));
 		return;
 	case FUZZ_EV_PREEMPT:
-		arg(a, "ran_us", usec(e->value / 1000.0, "%.1f"));
+		arg(a, "ran_us", json_number("%.1f", e->value / 1000.0));
 		break;
 	case FUZZ_EV_PCT_CHANGE:
 		arg(a, "priority", json_object_new_uint64(e->value));
@@ -140,7 +131,7 @@ static void instant_args(const struct trace *t, const struct fuzz_trace_event *e
 		arg(a, "point", json_text(name, sizeof(name)));
 		break;
 	case FUZZ_EV_HANDOVER:
-		arg(a, "waited_us", usec(e->value / 1000.0, "%.1f"));
+		arg(a, "waited_us", json_number("%.1f", e->value / 1000.0));
 		break;
 	}
 	arg(a, "cpu", json_object_new_int64(e->cpu));
@@ -161,15 +152,15 @@ static struct json_object *event_json(const struct trace *t, const struct fuzz_t
 		if (run->tid != e->tid || run->kind != FUZZ_EV_RUN)
 			return NULL;
 		o = event("run", "X", run, run->ts_ns, t0, &a);
-		json_object_object_add(o, "dur", usec(us(e->ts_ns, run->ts_ns), "%.3f"));
+		json_object_object_add(o, "dur", json_number("%.3f", us(e->ts_ns, run->ts_ns)));
 		arg(a, "cpu", json_object_new_int64(run->cpu));
-		arg(a, "slice_us", usec(run->value / 1000.0, "%.1f"));
+		arg(a, "slice_us", json_number("%.1f", run->value / 1000.0));
 		run->kind = FUZZ_EV_STOP;
 		return o;
 	case FUZZ_EV_DELAY:
 		o = event("delayed", "X", e, e->ts_ns, t0, &a);
-		json_object_object_add(o, "dur", usec(e->value / 1000.0, "%.3f"));
-		arg(a, "delay_us", usec(e->value / 1000.0, "%.1f"));
+		json_object_object_add(o, "dur", json_number("%.3f", e->value / 1000.0));
+		arg(a, "delay_us", json_number("%.1f", e->value / 1000.0));
 		return o;
 	}
 	if (!instant_name(e->kind))
