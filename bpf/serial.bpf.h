@@ -36,6 +36,7 @@ __u64 serial_turn;
 
 #define TURN_RUNNING (1ULL << 32)
 #define TURN_TIME_SHIFT 33
+#define TURN_UNASKED (1ULL << 33)	/* in a FUZZ_EV_UNSERIALIZED value only: see serial_running */
 
 static __always_inline u32 turn_pid(u64 turn)
 {
@@ -157,7 +158,21 @@ static bool serial_take(s32 cpu)
 	return taken;
 }
 
-/* ops.running of a target: it holds the turn (or takes a free one), else something bypassed the queue. */
+/* In a migration-disabled kernel section (the BPF program itself counts one when p is current). */
+static __always_inline bool in_pinned_section(struct task_struct *p)
+{
+	return p->migration_disabled > (p == bpf_get_current_task_btf() ? 1 : 0);
+}
+
+/*
+ * ops.running of a target: it holds the turn (or takes a free one), else
+ * something bypassed the queue. The kernel does, for a task preempted while
+ * exiting or inside a migration-disabled section: it puts it back on its CPU
+ * without ops.enqueue. An exiting thread's user code is over: it runs on,
+ * uncounted. One in a section gets a 1 ns slice: it stops at its next tick
+ * (and, out of the section, queues for the turn), so it runs out of turn for
+ * at most the rest of the section and one tick (`unasked_runs`).
+ */
 static void serial_running(struct task_struct *p, struct task_ctx *tc)
 {
 	u64 turn = serial_turn, now = bpf_ktime_get_ns();
@@ -168,7 +183,16 @@ static void serial_running(struct task_struct *p, struct task_ctx *tc)
 			pct_step(p, tc);
 		return;
 	}
+	if (p->flags & PF_EXITING)
+		return;
+	if (in_pinned_section(p)) {
+		p->scx.slice = 1;
+		stat_inc(FUZZ_STAT_UNASKED_RUNS);
+		trace_event(p, FUZZ_EV_UNSERIALIZED, TURN_UNASKED | (turn & TURN_RUNNING) | turn_pid(turn));
+		return;
+	}
 	stat_inc(FUZZ_STAT_UNSERIALIZED);
+	trace_event(p, FUZZ_EV_UNSERIALIZED, (turn & TURN_RUNNING) | turn_pid(turn));
 }
 
 /*

@@ -169,6 +169,7 @@ enum fuzz_stat {
 	FUZZ_STAT_PREEMPTED,		/* --preempt: running targets preempted by their timer */
 	FUZZ_STAT_HANDOVERS,		/* --serialize: the one target CPU passed to a waiting thread */
 	FUZZ_STAT_UNSERIALIZED,		/* --serialize: a target ran while another held the turn (a bug) */
+	FUZZ_STAT_UNASKED_RUNS,		/* --serialize: ... put back by the kernel without ops.enqueue */
 	FUZZ_STAT_PCT_CHANGES,		/* --mode pct: change points reached (a thread's priority dropped) */
 	FUZZ_STAT_TIMER_FAILS,		/* --preempt: a preemption timer the kernel refused to start */
 	FUZZ_STAT_PCT_STEPS,		/* --mode pct: steps (a target thread took over from another) */
@@ -229,6 +230,9 @@ enum fuzz_trace_kind {
 	FUZZ_EV_PREEMPT_WAKE,	/* preempted right after waking a target; value: that thread's tid */
 	FUZZ_EV_PREEMPT_CREATE,	/* preempted right after creating a thread; value: its tid */
 	FUZZ_EV_POINT,		/* --points: preempted at a point; value: the point's index */
+	FUZZ_EV_UNSERIALIZED,	/* --serialize: ran while another held the turn; value: its tid,
+				 * bit 32 set if it was running, bit 33 if the kernel ran this
+				 * thread without asking (in a migration-disabled section) */
 	FUZZ_NR_EV,
 };
 

@@ -35,6 +35,7 @@ const char *const fuzz_stat_names[FUZZ_NR_STATS] = {
 	[FUZZ_STAT_PREEMPTED] = "preempted",
 	[FUZZ_STAT_HANDOVERS] = "handovers",
 	[FUZZ_STAT_UNSERIALIZED] = "unserialized",
+	[FUZZ_STAT_UNASKED_RUNS] = "unasked_runs",
 	[FUZZ_STAT_PCT_CHANGES] = "pct_changes",
 	[FUZZ_STAT_TIMER_FAILS] = "timer_fails",
 	[FUZZ_STAT_PCT_STEPS] = "pct_steps",

@@ -94,6 +94,7 @@ static const char *instant_name(__u32 kind)
 	case FUZZ_EV_PREEMPT_CREATE: return "preempted after a creation";
 	case FUZZ_EV_POINT: return "preempted at a point";
 	case FUZZ_EV_HANDOVER: return "turn (serialized)";
+	case FUZZ_EV_UNSERIALIZED: return "ran out of turn (serialized)";
 	}
 	return NULL;
 }
@@ -132,6 +133,11 @@ static void instant_args(const struct trace *t, const struct fuzz_trace_event *e
 		break;
 	case FUZZ_EV_HANDOVER:
 		arg(a, "waited_us", json_number("%.1f", e->value / 1000.0));
+		break;
+	case FUZZ_EV_UNSERIALIZED:
+		arg(a, "turn_holder_tid", json_object_new_int64((__u32)e->value));
+		arg(a, "holder_running", json_object_new_boolean(!!(e->value >> 32 & 1)));
+		arg(a, "unasked", json_object_new_boolean(!!(e->value >> 33 & 1)));
 		break;
 	}
 	arg(a, "cpu", json_object_new_int64(e->cpu));

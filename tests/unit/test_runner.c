@@ -215,7 +215,7 @@ Test(runner, trace_parses_with_every_kind_of_event)
 	char *path = temp_path();
 	struct json_object *j;
 
-	for (__u16 k = FUZZ_EV_RUN; k <= FUZZ_EV_POINT; k++) {
+	for (__u16 k = FUZZ_EV_RUN; k < FUZZ_NR_EV; k++) {
 		struct fuzz_trace_event e = ev(1000 * (k + 1), 200 + (k & 1), k, 7, 1);
 
 		trace_add(&t, &e);
@@ -228,6 +228,8 @@ Test(runner, trace_parses_with_every_kind_of_event)
 	cr_assert_str_eq(json_object_get_string(at(at(event_named(j, "preempted at a point"), "args"), "point")),
 			 "point 7");
 	event_named(j, "turn (serialized)");
+	cr_assert_eq(json_object_get_int(at(at(event_named(j, "ran out of turn (serialized)"), "args"),
+					    "turn_holder_tid")), 7);
 	event_named(j, "priority dropped (pct)");
 	event_named(j, "preempted after a wake-up");
 	json_object_put(j);
