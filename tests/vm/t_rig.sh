@@ -18,3 +18,13 @@ check 'grep -q "did not finish within 30s" "$log"' "the verdict says why"
 check 'grep -qE "^vm:   in [a-z_]*halt[a-z_]*: [0-9]+ vCPU" "$log"' "the vCPUs are named by kernel function"
 check '[ "$(grep -c "^vcpu [0-9]*: " "${keep%.log}-vcpus-named.txt" 2>/dev/null)" = 2 ]' \
 	"each vCPU's place and stack are kept beside the console"
+
+# A kernel that dies while booting (here: too little memory) is booted once more, said
+# so, and still fails: a second boot never turns a broken guest into a pass.
+log=$LOG_DIR/rig-bootfail-$kernel.log
+"$VM_DIR/run" -q --kernel "$kernel" --cpus 1 --mem 40 --timeout 60 -- true >"$log" 2>&1
+rc=$?
+tag="[rig boot failure $kernel]"
+check '[ "$rc" = 91 ]' "a guest that cannot boot gets verdict 91 (got $rc)"
+check '[ "$(grep -c "failed while booting, before the test began" "$log")" = 1 ]' \
+	"it is booted once more, and only once, and the log says so"
