@@ -8,6 +8,7 @@ BPFTOOL   ?= $(shell command -v bpftool || echo /usr/sbin/bpftool)
 CC        ?= cc
 ARCH      := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 PREFIX    ?= /usr/local
+SYSCONFDIR ?= /etc
 JAVAC     ?= javac
 JAR       ?= jar
 
@@ -27,7 +28,7 @@ BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Iinclude -Ibp
 # hwloc's libudev use is stubbed out (topo/udev_stub.c): Debian has no static libudev.
 # Recursive (=), so pkg-config runs after `make deps` has installed what it asks about.
 LDLIBS     = -static $(shell pkg-config --static --libs libbpf libdw capstone json-c 2>/dev/null || \
-	echo -lbpf -ldw -lbz2 -lelf -lz -llzma -lcapstone -ljson-c) -lhwloc -lm -lpthread
+	echo -lbpf -ldw -lbz2 -lelf -lz -llzma -lcapstone -ljson-c) -linih -lhwloc -lm -lpthread
 TEST_LDLIBS = $(shell pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
 
 SKEL        := $(BUILD)/scx_fuzz.skel.h
@@ -61,7 +62,7 @@ help:
 	@echo "make demo       boot an emulated machine and run a workload under scx_fuzz"
 	@echo "make bench      quick benchmarks (example race hit rates, base throughput): bench/results/"
 	@echo "make soak       long loads and soaks no CI runs (docs/testing.md), about 20 minutes"
-	@echo "make install    install scx_fuzz and its man page under PREFIX (default /usr/local)"
+	@echo "make install    scx_fuzz, man page, systemd unit (PREFIX=/usr/local), serve.conf.example (SYSCONFDIR=/etc)"
 	@echo "make clean      remove $(BUILD)/"
 	@echo "V=1 shows full commands."
 
@@ -129,7 +130,7 @@ $(BUILD)/tests/unit/%.o: tests/unit/%.c $(SKEL) | $(DEPS_OK)
 
 $(BUILD)/unit-tests: $(UNIT_OBJS) $(LIB_OBJS)
 	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(TEST_LDLIBS) $(shell pkg-config --libs libbpf libdw capstone json-c) \
-		-lhwloc -lm -o $@
+		-linih -lhwloc -lm -o $@
 
 unit-test: $(BUILD)/unit-tests $(BUILD)/scx_fuzz
 	$(Q)./tests/run --unit-only
@@ -156,6 +157,9 @@ soak: $(BUILD)/scx_fuzz $(PROGS) $(JAVA_DEMO) | $(DEPS_OK)
 install: $(BUILD)/scx_fuzz
 	install -D -m 755 $(BUILD)/scx_fuzz $(DESTDIR)$(PREFIX)/bin/scx_fuzz
 	install -D -m 644 docs/scx_fuzz.1 $(DESTDIR)$(PREFIX)/share/man/man1/scx_fuzz.1
+	sed -e 's|@BINDIR@|$(PREFIX)/bin|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' dist/scx_fuzz.service.in > $(BUILD)/scx_fuzz.service
+	install -D -m 644 $(BUILD)/scx_fuzz.service $(DESTDIR)$(PREFIX)/lib/systemd/system/scx_fuzz.service
+	install -D -m 644 dist/serve.conf.example $(DESTDIR)$(SYSCONFDIR)/scx_fuzz/serve.conf.example
 
 clean:
 	rm -rf $(BUILD)

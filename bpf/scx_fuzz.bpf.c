@@ -392,6 +392,8 @@ void FUZZ_OPS(fuzz_stopping, struct task_struct *p, bool runnable)
 		if (knobs.serialize)
 			serial_stopping(p, runnable);
 	}
+	if (tc)
+		note_target_death(p, tc, runnable);
 	/*
 	 * Charge the time really used, scaled by weight (nice 0 = 100). Not
 	 * slice_ns - p->scx.slice: the kernel may have refilled the slice.

@@ -16,10 +16,17 @@
 #include "common.bpf.h"
 #include "scx_fuzz.h"
 #include "fuzz_rand.h"
+#include "stats.bpf.h"
 #include "task.bpf.h"
+#include "trace.bpf.h"
 
 const volatile struct fuzz_knobs knobs;	/* set by the loader before load */
 const volatile __u32 loader_tgid;		/* its children may become roots once registered */
+
+/* Written by the loader while attached (serve): a unit's cgroup is made anew at each restart. */
+volatile __u64 target_cgroup_id;	/* the --cgroup directory's id; 0: it is not there */
+volatile __u32 unfuzzed_pct;		/* back-off: share of target events left unfuzzed */
+__u64 target_deaths;			/* target processes whose main thread ended badly */
 
 /* tgids whose trees are fuzzed, written by the loader before attach. */
 struct {
@@ -103,7 +110,7 @@ static bool in_target_cgroup(struct task_struct *p)
 	if (bpf_probe_read_kernel(&anc, sizeof(anc), (void *)cg +
 				  bpf_core_field_offset(struct cgroup, ancestors) + lvl * sizeof(anc)))
 		return false;
-	return anc && BPF_CORE_READ(anc, kn, id) == knobs.cgroup_id;
+	return anc && BPF_CORE_READ(anc, kn, id) == target_cgroup_id;
 }
 
 static bool matches_now(struct task_struct *p)
@@ -167,7 +174,28 @@ static struct task_ctx *target_ctx(struct task_struct *p)
 	/* names change after creation (JVM threads name themselves): checked every time */
 	if (tc->target && knobs.nr_excludes && excluded(p))
 		tc->target = 0;
+	tc->was_target |= tc->target;
+	/* serve's back-off: this event is scheduled as a non-target's */
+	if (tc->target && unfuzzed_pct && bpf_get_prandom_u32() % 100 < unfuzzed_pct) {
+		tc->target = 0;
+		stat_inc(FUZZ_STAT_BACKED_OFF);
+	}
 	return tc->target ? tc : NULL;
+}
+
+#define TASK_DEAD_STATE 0x80	/* p->__state in its last switch away */
+
+/*
+ * A target process's main thread leaving its CPU for the last time with a
+ * signal or a non-zero status: counted and traced, for serve's flight recorder.
+ */
+static void note_target_death(struct task_struct *p, struct task_ctx *tc, bool runnable)
+{
+	if (runnable || !tc->was_target || p->pid != p->tgid || !(p->flags & PF_EXITING) ||
+	    !p->exit_code || !(p->__state & TASK_DEAD_STATE))
+		return;
+	__sync_fetch_and_add(&target_deaths, 1);
+	trace_event(p, FUZZ_EV_DIED, p->exit_code);
 }
 
 #endif /* FUZZ_TARGET_BPF_H */

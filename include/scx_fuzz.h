@@ -179,6 +179,7 @@ enum fuzz_stat {
 	FUZZ_STAT_POINT_HITS,		/* --points: a target thread reached a point */
 	FUZZ_STAT_POINT_ACTS,		/* --points: ... and was preempted there (pct: a change point) */
 	FUZZ_STAT_TURN_KICKS,		/* --serialize: a CPU slow to run the turn it claimed, kicked */
+	FUZZ_STAT_BACKED_OFF,		/* serve: target events left unfuzzed by the back-off */
 	FUZZ_NR_STATS,
 };
 
@@ -233,6 +234,8 @@ enum fuzz_trace_kind {
 	FUZZ_EV_UNSERIALIZED,	/* --serialize: ran while another held the turn; value: its tid,
 				 * bit 32 set if it was running, bit 33 if the kernel ran this
 				 * thread without asking (in a migration-disabled section) */
+	FUZZ_EV_DIED,		/* a target process's main thread ended badly; value: its exit
+				 * code (signal in bits 0-6, exit status in bits 8-15) */
 	FUZZ_NR_EV,
 };
 

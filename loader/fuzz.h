@@ -42,6 +42,8 @@ struct fuzz_opts {
 	char **cmd;			/* NULL-terminated argv of the target; NULL: none */
 	pid_t target_pid;		/* --pid: fuzz this process tree; 0: none */
 	const char *cgroup;		/* --cgroup PATH */
+	bool cgroup_may_be_absent;	/* serve: a cgroup not there yet is waited for */
+	unsigned flight_events;		/* serve: decisions the flight recorder keeps; 0: none */
 	const char *comm;		/* --comm NAME ('*' at the end: prefix) */
 	const char *excludes[FUZZ_MAX_EXCLUDES];	/* --exclude-comm NAME[*], repeatable */
 	unsigned nr_excludes;

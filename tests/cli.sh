@@ -51,8 +51,16 @@ check 2 "^scx_fuzz: cannot write the --json file /no/such/dir/runs.json: No such
 check 2 "^scx_fuzz: cannot write the --trace file /tmp: Is a directory$" \
 	"--trace naming a directory: exit 2" "$bin" --trace /tmp -- true
 check 2 "^scx_fuzz: invalid --timeout" "--timeout below 0: exit 2" "$bin" --timeout -1 -- true
+check 2 "^scx_fuzz: serve takes --config FILE and nothing else$" "serve without --config: exit 2" "$bin" serve
+check 2 "^scx_fuzz: cannot read /nonexistent.conf: No such file or directory$" \
+	"serve with a missing config: exit 2" "$bin" serve --config /nonexistent.conf
+conf=$(mktemp)
+printf '[target]\ncgroup = a\n[backoff]\ncpu_pressure = 200\n' >"$conf"
+check 2 "^scx_fuzz: $conf:4: bad value '200' for cpu_pressure \\(a percentage, 0 to 100\\)$" \
+	"serve with a bad value: exit 2 naming file and line" "$bin" serve --config "$conf"
+rm -f "$conf"
 inst=$(mktemp -d)
-if make -s install PREFIX="$inst" >/dev/null 2>&1 && [ -x "$inst/bin/scx_fuzz" ] &&
+if make -s install PREFIX="$inst" SYSCONFDIR="$inst/etc" >/dev/null 2>&1 && [ -x "$inst/bin/scx_fuzz" ] &&
 	[ -f "$inst/share/man/man1/scx_fuzz.1" ]; then
 	echo "ok - [cli] make install PREFIX=... installs the binary and the man page"
 else

@@ -21,11 +21,13 @@
 #include "sched.h"
 #include "topo.h"
 #include "bpflog.h"
+#include "config.h"
 #include "knobs.h"
 #include "opts.h"
 #include "points.h"
 #include "preflight.h"
 #include "probes.h"
+#include "serve.h"
 #include "target.h"
 #include "targets.h"
 #include "tree.h"
@@ -264,6 +266,91 @@ out_points:
 	return err;
 }
 
+static void on_dump(int sig)
+{
+	serve_dump_asked = 1;
+}
+
+static int serve_usage(int status)
+{
+	fprintf(status ? stderr : stdout, "usage: scx_fuzz serve --config FILE [-v]\n"
+		"Fuzz services, by cgroup or thread name, across their restarts, within a budget,\n"
+		"backing off under CPU pressure; SIGUSR1 writes a flight record (docs/production.md).\n");
+	return status;
+}
+
+/* `serve --config FILE [-v]`: the file's path, or NULL after saying why (or after --help). */
+static const char *serve_args(int argc, char **argv, bool *verbose, int *status)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' }, { "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' }, { 0 },
+	};
+	const char *path = NULL;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "c:vh", opts, NULL)) != -1) {
+		if (c == 'c')
+			path = optarg;
+		else if (c == 'v')
+			*verbose = true;
+		else
+			return *status = serve_usage(c == 'h' ? 0 : EXIT_USAGE), NULL;
+	}
+	if (!path || optind < argc) {
+		fprintf(stderr, "scx_fuzz: serve takes --config FILE and nothing else\n");
+		return *status = EXIT_USAGE, NULL;
+	}
+	return path;
+}
+
+static int serve_main(int argc, char **argv)
+{
+	struct sigaction dump = { .sa_handler = on_dump, .sa_flags = SA_RESTART };
+	struct serve_config c = { 0 };
+	struct fuzz_knobs knobs;
+	struct fuzz_opts o;
+	bool verbose = false;
+	const char *path;
+	struct sched s;
+	char err[512];
+	__u64 seed;
+	int r = 0;
+
+	if (!(path = serve_args(argc, argv, &verbose, &r)))
+		return r;
+	if ((r = config_load(path, &c, err, sizeof(err)))) {
+		fprintf(stderr, "scx_fuzz: %s\n", err);
+		goto out;
+	}
+	if ((r = config_to_opts(&c, &o, stderr)))
+		goto out;
+	o.verbose = verbose;
+	if ((r = resolve_fuzzing(&o, &knobs, &seed)) || (r = check_root(geteuid())) ||
+	    (r = check_sched_ext("/sys")) || (r = serve_check_pressure(&c)) || (r = plan_machine()))
+		goto out;
+	bpflog_install(o.verbose);
+	if ((r = sched_open_load(&s, &o, &machine_plan, &knobs)))
+		goto out_sched;
+	sched_set_seed(&s, seed);
+	install_signals();
+	sigemptyset(&dump.sa_mask);
+	sigaction(SIGUSR1, &dump, NULL);
+	if ((r = sched_attach(&s)))
+		goto out_sched;
+	report_attached(&o, &knobs, seed);
+	r = serve_run(&s, &c, seed);
+	sched_detach(&s);
+	if (r != EXIT_SCHED)
+		sched_print_exit(&s);
+out_sched:
+	sched_destroy(&s);
+out:
+	config_free(&c);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	struct fuzz_opts o;
@@ -272,6 +359,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "topo"))
 		return topo_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "serve"))
+		return serve_main(argc - 1, argv + 1);
 	err = parse_opts(argc, argv, &o, &done, stdout);
 
 	if (err || done)

@@ -45,6 +45,7 @@ const char *const fuzz_stat_names[FUZZ_NR_STATS] = {
 	[FUZZ_STAT_POINT_HITS] = "point_hits",
 	[FUZZ_STAT_POINT_ACTS] = "point_acts",
 	[FUZZ_STAT_TURN_KICKS] = "turn_kicks",
+	[FUZZ_STAT_BACKED_OFF] = "backed_off",
 };
 
 static double pct(uint64_t part, uint64_t whole)

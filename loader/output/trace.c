@@ -30,6 +30,11 @@ int trace_add(struct trace *t, const struct fuzz_trace_event *ev)
 {
 	struct fuzz_trace_event *grown;
 
+	/* a flight recorder keeps the last `keep` (in at most twice that memory) */
+	if (t->keep && t->n >= 2 * t->keep) {
+		memmove(t->ev, t->ev + t->n - t->keep, t->keep * sizeof(*t->ev));
+		t->n = t->keep;
+	}
 	if (t->n == t->cap) {
 		if (t->cap >= TRACE_MAX_EVENTS) {
 			t->dropped++;
@@ -95,6 +100,7 @@ static const char *instant_name(__u32 kind)
 	case FUZZ_EV_POINT: return "preempted at a point";
 	case FUZZ_EV_HANDOVER: return "turn (serialized)";
 	case FUZZ_EV_UNSERIALIZED: return "ran out of turn (serialized)";
+	case FUZZ_EV_DIED: return "process died";
 	}
 	return NULL;
 }
@@ -138,6 +144,12 @@ static void instant_args(const struct trace *t, const struct fuzz_trace_event *e
 		arg(a, "turn_holder_tid", json_object_new_int64((__u32)e->value));
 		arg(a, "holder_running", json_object_new_boolean(!!(e->value >> 32 & 1)));
 		arg(a, "unasked", json_object_new_boolean(!!(e->value >> 33 & 1)));
+		break;
+	case FUZZ_EV_DIED:
+		if (e->value & 0x7f)
+			arg(a, "signal", json_object_new_int64(e->value & 0x7f));
+		else
+			arg(a, "exit_status", json_object_new_int64(e->value >> 8 & 0xff));
 		break;
 	}
 	arg(a, "cpu", json_object_new_int64(e->cpu));
@@ -251,16 +263,23 @@ static int frame(__u64 seed, size_t dropped, const char *repro, char **head, con
 	return 0;
 }
 
-int trace_write(const struct trace *t, const char *path, __u64 seed, const char *repro)
+int trace_write(const struct trace *all, const char *path, __u64 seed, const char *repro)
 {
+	struct trace last = *all;
+	const struct trace *t = &last;
 	struct fuzz_trace_event *open = calloc(OPEN_RUNS, sizeof(*open));
 	FILE *f = fopen(path, "w");
-	__u64 t0 = t->n ? t->ev[0].ts_ns : 0;
+	__u64 t0;
 	const char *tail;
 	char *head = NULL;
 	bool first = true;
 	int err = 0;
 
+	if (last.keep && last.n > last.keep) {
+		last.ev += last.n - last.keep;
+		last.n = last.keep;
+	}
+	t0 = t->n ? t->ev[0].ts_ns : 0;
 	if (!f || !open) {
 		err = -errno;
 		goto out;

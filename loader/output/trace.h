@@ -14,6 +14,7 @@ struct trace {
 	struct fuzz_trace_event *ev;
 	size_t n, cap;
 	size_t dropped;		/* beyond what we keep in memory */
+	size_t keep;		/* a flight recorder: only the last `keep` events; 0: all */
 	const struct point_set *points;	/* --points: names the points in the events */
 };
 

@@ -51,7 +51,8 @@ int sched_open_load(struct sched *s, const struct fuzz_opts *o, const struct fuz
 	memcpy((void *)&s->skel->rodata->plan, plan, sizeof(*plan));
 	memcpy((void *)&s->skel->rodata->knobs, knobs, sizeof(*knobs));
 	s->skel->rodata->loader_tgid = getpid();
-	if (o->trace_path &&
+	s->skel->bss->target_cgroup_id = knobs->cgroup_id;
+	if ((o->trace_path || o->flight_events) &&
 	    (err = bpf_map__set_max_entries(s->skel->maps.trace_rb, FUZZ_TRACE_RB_BYTES))) {
 		fprintf(stderr, "scx_fuzz: cannot size the trace buffer: %s\n", strerror(-err));
 		return EXIT_SCHED;
@@ -118,6 +119,23 @@ void sched_set_pct(struct sched *s, __u64 seed, unsigned depth, __u64 steps)
 	bss->pct_next = 0;
 	bss->pct_last_pid = 0;
 	__atomic_store_n(&bss->pct_nr_changes, n, __ATOMIC_RELEASE);
+}
+
+/* serve: the target cgroup made anew (0: gone), and the share of target events left unfuzzed. */
+void sched_set_cgroup(struct sched *s, __u64 id)
+{
+	__atomic_store_n(&s->skel->bss->target_cgroup_id, id, __ATOMIC_RELEASE);
+}
+
+void sched_set_unfuzzed(struct sched *s, unsigned pct)
+{
+	__atomic_store_n(&s->skel->bss->unfuzzed_pct, pct, __ATOMIC_RELEASE);
+}
+
+/* Target processes whose main thread ended by a signal or with a non-zero status. */
+__u64 sched_target_deaths(const struct sched *s)
+{
+	return __atomic_load_n(&s->skel->bss->target_deaths, __ATOMIC_ACQUIRE);
 }
 
 static int on_trace_event(void *ctx, void *data, size_t size)

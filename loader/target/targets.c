@@ -44,6 +44,20 @@ int cgroup_resolve(const char *path, __u64 *id, __u32 *level, char *err, size_t 
 	return 0;
 }
 
+/* The depth below the cgroup2 root that `path` names, without looking it up (it may not exist yet). */
+__u32 cgroup_level_of(const char *path)
+{
+	__u32 level = 0;
+	const char *c;
+
+	if (!strncmp(path, CGROUP2_ROOT "/", strlen(CGROUP2_ROOT) + 1))
+		path += strlen(CGROUP2_ROOT);
+	for (c = path; *c; c++)
+		if (*c != '/' && (c == path || c[-1] == '/'))
+			level++;
+	return level;
+}
+
 /* "NAME" or "NAME*" into a NUL-padded comm pattern. */
 static void comm_pattern(const char *arg, char out[FUZZ_COMM_LEN], bool *prefix)
 {
@@ -104,7 +118,13 @@ int targets_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, 
 		k->target_by |= FUZZ_TARGET_TREE;
 	}
 	if (o->cgroup) {
-		if ((r = cgroup_resolve(o->cgroup, &k->cgroup_id, &k->cgroup_level, err, err_len)))
+		r = cgroup_resolve(o->cgroup, &k->cgroup_id, &k->cgroup_level, err, err_len);
+		if (r && o->cgroup_may_be_absent && !strncmp(err, "no cgroup", 9)) {
+			k->cgroup_id = 0;	/* fuzzed from when it appears */
+			k->cgroup_level = cgroup_level_of(o->cgroup);
+			r = 0;
+		}
+		if (r)
 			return r;
 		k->target_by |= FUZZ_TARGET_CGROUP;
 	}

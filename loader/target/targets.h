@@ -6,5 +6,6 @@
 #include "fuzz.h"
 
 int cgroup_resolve(const char *path, __u64 *id, __u32 *level, char *err, size_t err_len);
+__u32 cgroup_level_of(const char *path);
 int targets_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, size_t err_len);
 #endif /* FUZZ_TARGETS_H */

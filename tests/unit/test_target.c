@@ -11,6 +11,7 @@
 
 #include "fuzz.h"
 #include "target.h"
+#include "targets.h"
 #include "tree.h"
 
 static int run_to_end(char **argv)
@@ -85,4 +86,13 @@ Test(target, resolve_cmd_finds_and_refuses, .init = cr_redirect_stderr)
 	cr_assert_stderr_eq_str("scx_fuzz: cannot run 'no-such-command-xyz': command not found\n"
 				"scx_fuzz: cannot run '/etc/passwd': Permission denied\n"
 				"scx_fuzz: cannot run '/tmp': Is a directory\n");
+}
+
+/* serve waits for a cgroup that is not there yet: its depth comes from the path alone. */
+Test(targets, cgroup_level_of_a_path)
+{
+	cr_assert_eq(cgroup_level_of("system.slice/web.service"), 2);
+	cr_assert_eq(cgroup_level_of("/sys/fs/cgroup/system.slice/web.service/"), 2);
+	cr_assert_eq(cgroup_level_of("a//b///c"), 3);
+	cr_assert_eq(cgroup_level_of("top"), 1);
 }
