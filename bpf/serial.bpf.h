@@ -34,9 +34,8 @@
  */
 __u64 serial_turn;
 
-#define TURN_RUNNING (1ULL << 32)
+#define TURN_RUNNING FUZZ_EV_HOLDER_RUNNING	/* the same bit, so a trace value is the turn's low bits */
 #define TURN_TIME_SHIFT 33
-#define TURN_UNASKED (1ULL << 33)	/* in a FUZZ_EV_UNSERIALIZED value only: see serial_running */
 
 static __always_inline u32 turn_pid(u64 turn)
 {
@@ -176,6 +175,7 @@ static __always_inline bool in_pinned_section(struct task_struct *p)
 static void serial_running(struct task_struct *p, struct task_ctx *tc)
 {
 	u64 turn = serial_turn, now = bpf_ktime_get_ns();
+	bool unasked;
 
 	if ((turn_pid(turn) == p->pid || !turn) &&
 	    __sync_val_compare_and_swap(&serial_turn, turn, make_turn(p->pid, now, true)) == turn) {
@@ -185,14 +185,15 @@ static void serial_running(struct task_struct *p, struct task_ctx *tc)
 	}
 	if (p->flags & PF_EXITING)
 		return;
-	if (in_pinned_section(p)) {
-		p->scx.slice = 1;
-		stat_inc(FUZZ_STAT_UNASKED_RUNS);
-		trace_event(p, FUZZ_EV_UNSERIALIZED, TURN_UNASKED | (turn & TURN_RUNNING) | turn_pid(turn));
+	unasked = in_pinned_section(p);
+	trace_event(p, FUZZ_EV_UNSERIALIZED, (unasked ? FUZZ_EV_UNASKED : 0) | (turn & TURN_RUNNING) |
+		    turn_pid(turn));
+	if (!unasked) {
+		stat_inc(FUZZ_STAT_UNSERIALIZED);
 		return;
 	}
-	stat_inc(FUZZ_STAT_UNSERIALIZED);
-	trace_event(p, FUZZ_EV_UNSERIALIZED, (turn & TURN_RUNNING) | turn_pid(turn));
+	p->scx.slice = 1;
+	stat_inc(FUZZ_STAT_UNASKED_RUNS);
 }
 
 /*

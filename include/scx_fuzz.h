@@ -232,12 +232,17 @@ enum fuzz_trace_kind {
 	FUZZ_EV_PREEMPT_CREATE,	/* preempted right after creating a thread; value: its tid */
 	FUZZ_EV_POINT,		/* --points: preempted at a point; value: the point's index */
 	FUZZ_EV_UNSERIALIZED,	/* --serialize: ran while another held the turn; value: its tid,
-				 * bit 32 set if it was running, bit 33 if the kernel ran this
-				 * thread without asking (in a migration-disabled section) */
+				 * | FUZZ_EV_HOLDER_RUNNING if it was running, | FUZZ_EV_UNASKED if
+				 * the kernel ran this thread without asking (in a migration-disabled
+				 * section) */
 	FUZZ_EV_DIED,		/* a target process's main thread ended badly; value: its exit
 				 * code (signal in bits 0-6, exit status in bits 8-15) */
 	FUZZ_NR_EV,
 };
+
+/* Flags in a FUZZ_EV_UNSERIALIZED value, above the holder's tid. */
+#define FUZZ_EV_HOLDER_RUNNING	(1ULL << 32)
+#define FUZZ_EV_UNASKED		(1ULL << 33)
 
 struct fuzz_trace_event {
 	__u64 ts_ns;		/* CLOCK_MONOTONIC */

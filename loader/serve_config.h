@@ -12,6 +12,8 @@ struct serve_config {
 	/* [target] and [fuzz]: become the usual flags */
 	char *cgroup, *comm, *exclude_comm;
 	char *intensity, *budget, *seed;
+	char *error_command;		/* its success means a target failed: a flight record */
+	unsigned error_check_interval_s;
 	/* [backoff]: PSI "some avg10", in percent */
 	bool pressure_of_cgroup;	/* the target cgroup's cpu.pressure, not /proc/pressure/cpu */
 	double cpu_pressure;		/* above: fuzzing stops at once */

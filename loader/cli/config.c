@@ -29,6 +29,8 @@ static const struct key keys[] = {
 	{ "target", "cgroup", KEY_STRING, AT(cgroup), 0 },
 	{ "target", "comm", KEY_STRING, AT(comm), 0 },
 	{ "target", "exclude_comm", KEY_STRING, AT(exclude_comm), 0 },
+	{ "target", "error_command", KEY_STRING, AT(error_command), 0 },
+	{ "target", "error_check_interval_s", KEY_COUNT, AT(error_check_interval_s), 86400 },
 	{ "fuzz", "intensity", KEY_STRING, AT(intensity), 0 },
 	{ "fuzz", "budget", KEY_STRING, AT(budget), 0 },
 	{ "fuzz", "seed", KEY_STRING, AT(seed), 0 },
@@ -105,6 +107,7 @@ int config_load(const char *path, struct serve_config *c, char *err, size_t err_
 	c->resume_below = 20;
 	c->resume_step_s = 10;
 	c->interval_s = 15;
+	c->error_check_interval_s = 10;
 	c->flight_events = 4096;
 	c->flight_dir = strdup("/var/lib/scx_fuzz");
 	line = ini_parse(path, on_key, &r);
@@ -121,9 +124,10 @@ int config_load(const char *path, struct serve_config *c, char *err, size_t err_
 		snprintf(err, err_len, "%s: [target] needs cgroup or comm", path);
 		return EXIT_USAGE;
 	}
-	if (c->resume_below > c->cpu_pressure || !c->resume_step_s || !c->interval_s) {
-		snprintf(err, err_len, "%s: [backoff] resume_below must not exceed cpu_pressure, "
-			 "and resume_step_s and interval_s must be at least 1", path);
+	if (c->resume_below > c->cpu_pressure || !c->resume_step_s || !c->interval_s ||
+	    !c->error_check_interval_s) {
+		snprintf(err, err_len, "%s: [backoff] resume_below must not exceed cpu_pressure, and "
+			 "resume_step_s, interval_s and error_check_interval_s must be at least 1", path);
 		return EXIT_USAGE;
 	}
 	if (c->pressure_of_cgroup && !c->cgroup) {
@@ -185,6 +189,7 @@ void config_free(struct serve_config *c)
 	free(c->cgroup);
 	free(c->comm);
 	free(c->exclude_comm);
+	free(c->error_command);
 	free(c->intensity);
 	free(c->budget);
 	free(c->seed);

@@ -142,8 +142,8 @@ static void instant_args(const struct trace *t, const struct fuzz_trace_event *e
 		break;
 	case FUZZ_EV_UNSERIALIZED:
 		arg(a, "turn_holder_tid", json_object_new_int64((__u32)e->value));
-		arg(a, "holder_running", json_object_new_boolean(!!(e->value >> 32 & 1)));
-		arg(a, "unasked", json_object_new_boolean(!!(e->value >> 33 & 1)));
+		arg(a, "holder_running", json_object_new_boolean(!!(e->value & FUZZ_EV_HOLDER_RUNNING)));
+		arg(a, "unasked", json_object_new_boolean(!!(e->value & FUZZ_EV_UNASKED)));
 		break;
 	case FUZZ_EV_DIED:
 		if (e->value & 0x7f)

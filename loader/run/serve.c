@@ -14,9 +14,11 @@
 #include <string.h>
 #include <time.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include "backoff.h"
 #include "campaign.h"
+#include "errcheck.h"
 #include "metrics.h"
 #include "serve.h"
 #include "targets.h"
@@ -34,6 +36,8 @@ struct serve_state {
 	__u64 cgroup_id, deaths;
 	unsigned records;
 	uint64_t sums[FUZZ_NR_STATS];
+	struct errcheck check;		/* error_command */
+	bool error_streak;		/* the last check succeeded too: no second record */
 };
 
 static double now_s(void)
@@ -179,6 +183,23 @@ static void write_metrics(struct serve_state *st, bool attached, bool ejected)
 			strerror(-err));
 }
 
+/* error_command: its success means a target failed (once per streak of successes). */
+static void watch_error_command(struct serve_state *st, double now)
+{
+	int status;
+
+	if (!st->check.cmd)
+		return;
+	if (st->check.pid > 0 && waitpid(st->check.pid, &status, WNOHANG) == st->check.pid) {
+		errcheck_reaped(&st->check, st->check.pid, status);
+		if (st->check.fired && !st->error_streak)
+			write_flight(st, "the error command succeeded", false);
+		st->error_streak = st->check.fired;
+		st->check.fired = false;
+	}
+	errcheck_poll(&st->check, now);
+}
+
 /* Once a second: back-off and the cgroup; a death seen last time is written now its events are in. */
 static void each_second(struct serve_state *st, bool *death_pending)
 {
@@ -206,6 +227,7 @@ int serve_run(struct sched *s, const struct serve_config *c, __u64 seed)
 	if (c->flight_events && sched_trace_start(s, &st.flight))
 		return EXIT_SCHED;
 	st.deaths = sched_target_deaths(s);
+	errcheck_init(&st.check, c->error_command, c->error_check_interval_s, t);
 	while (!fuzz_stop_signal) {
 		struct pollfd pfd = { .fd = sched_trace_fd(s), .events = POLLIN };
 
@@ -221,7 +243,8 @@ int serve_run(struct sched *s, const struct serve_config *c, __u64 seed)
 			serve_dump_asked = 0;
 			write_flight(&st, "SIGUSR1", false);
 		}
-		if ((t = now_s()) >= next_second) {
+		watch_error_command(&st, t = now_s());
+		if (t >= next_second) {
 			each_second(&st, &death_pending);
 			next_second = t + 1;
 		}
@@ -233,6 +256,8 @@ int serve_run(struct sched *s, const struct serve_config *c, __u64 seed)
 	if (ejected && c->flight_events)
 		write_flight(&st, "the scheduler was ejected", false);
 	write_metrics(&st, false, ejected);
+	if (st.check.pid > 0 && !kill(st.check.pid, SIGKILL))
+		waitpid(st.check.pid, NULL, 0);
 	trace_free(&st.flight);
 	return ejected ? EXIT_SCHED : 0;
 }

@@ -50,6 +50,7 @@ Test(config, defaults)
 Test(config, every_section)
 {
 	cr_assert_eq(load("; comment\n[target]\ncomm = worker*\nexclude_comm = gc*, jit\n"
+			  "error_command = test -e /tmp/x\nerror_check_interval_s = 2\n"
 			  "[fuzz]\nintensity = medium\nbudget = 2\nseed = 7\n"
 			  "[backoff]\ncpu_pressure = 60%\nresume_below = 10\nresume_step_s = 5\n"
 			  "[output]\nmetrics = /tmp/m.prom\ninterval_s = 2\nflight_events = 100\n"), 0, "%s", err);
@@ -57,6 +58,8 @@ Test(config, every_section)
 	cr_assert_float_eq(cfg.cpu_pressure, 60, 1e-9);
 	cr_assert_eq(cfg.flight_events, 100);
 	cr_assert_str_eq(cfg.metrics, "/tmp/m.prom");
+	cr_assert_str_eq(cfg.error_command, "test -e /tmp/x");
+	cr_assert_eq(cfg.error_check_interval_s, 2);
 }
 
 Test(config, unknown_key_names_file_and_line)

@@ -42,14 +42,19 @@ for ex in lostupdate halfinit checkact twostep; do
 	expect_cmp "$(counter handovers /tmp/$ex-serial.json)" ">" 0 "$ex: the serialized turn was handed over"
 	unserialized_ok /tmp/$ex-serial.json "$ex"
 	expect_cmp "$(counter timer_fails /tmp/$ex-serial.json)" "==" 0 "$ex: every preemption timer started"
+	# A change point drawn beyond the steps a run takes is not reached: depth 2's one point
+	# missed in both its runs in 1 of 15 twostep campaigns (7.3.4, 2026-12-05), depth 3 in 0
+	# of 15; so the check counts both depths (both missing: 0 of 15).
+	changes=0
 	for depth in 2 3; do
 		./scx_fuzz --mode pct --depth $depth --repeat "$pct_runs" --timeout 20 --json /tmp/$ex-pct$depth.json \
 			-- ./$ex >"$OUT" 2>&1
 		grep '^scx_fuzz: run ' "$OUT" | head -n 2 | sed 's/^/    | /'
 		echo "    | $ex: --mode pct --depth $depth found it in $(failures /tmp/$ex-pct$depth.json) of $pct_runs runs"
-		expect_cmp "$(counter pct_changes /tmp/$ex-pct$depth.json)" ">" 0 "$ex: pct change points were reached"
+		changes=$((changes + $(counter pct_changes /tmp/$ex-pct$depth.json)))
 		unserialized_ok /tmp/$ex-pct$depth.json "$ex: pct"
 	done
+	expect_cmp "$changes" ">" 0 "$ex: pct change points were reached (depths 2 and 3, $((2 * pct_runs)) runs)"
 done
 expect_state disabled "detached at the end"
 echo "ok - guest script completed"; exit 0

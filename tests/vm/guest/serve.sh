@@ -11,6 +11,8 @@ mkdir -p /sys/fs/cgroup/system.slice
 cat >/tmp/serve.conf <<CONF
 [target]
 cgroup = system.slice/demo.service
+error_command = test -e /tmp/svc-error
+error_check_interval_s = 1
 [fuzz]
 intensity = low
 seed = 5
@@ -91,6 +93,13 @@ rmdir $CG
 # 5. SIGUSR1 writes one on demand.
 kill -USR1 $SERVE
 check_log "flight record .*\(SIGUSR1\)" 10 "serve: SIGUSR1 writes a flight record"
+
+# 5b. error_command: its success (the service logged an error, say) writes one record per streak.
+touch /tmp/svc-error
+check_log "flight record .*\(the error command succeeded\)" 10 "serve: error_command's success writes a flight record"
+sleep 3
+expect_cmp "$(grep -c 'the error command succeeded' $LOG)" "==" 1 "serve: one record while the error lasts"
+rm /tmp/svc-error
 
 # 6. Back-off: CPU hogs outside the service push pressure up: fuzzing off, then back a step at a time.
 for i in 1 2 3 4 5 6 7 8; do sh -c 'while :; do :; done' & done

@@ -1,0 +1,53 @@
+# Guest side of bench/overhead-serve: a steady service (6 threads) in a systemd-style
+# cgroup all along; non-target workloads beside it under the default scheduler alone,
+# under `scx_fuzz serve` at its defaults, and under serve that never backs off
+# (cpu_pressure 100), interleaved round by round. One RESULT line a measurement.
+# usage: overhead-serve.sh ROUNDS SECONDS
+. ./lib.sh
+rounds=${1:-5} secs=${2:-10}
+CG=/sys/fs/cgroup/system.slice/svc.service
+mkdir -p $CG
+sh -c "echo \$\$ > $CG/cgroup.procs; exec ./mixload -t 100000 -c 2 -s 4" >/dev/null 2>&1 &
+SVC=$!
+for p in 40:20 100:99; do
+	printf '[target]\ncgroup = system.slice/svc.service\n[backoff]\ncpu_pressure = %s\nresume_below = %s\n[output]\nmetrics = /tmp/m-%s.prom\ninterval_s = 1\nflight_events = 0\n' \
+		"${p%:*}" "${p#*:}" "${p%:*}" >/tmp/serve-${p%:*}.conf
+done
+metric() { sed -n "s/^scx_fuzz_$1{[^}]*} //p" "$2"; }
+result() { echo "RESULT round=$2 mode=$1 workload=$3 value=${4:-0} unit=$5"; }
+
+measure() {  # MODE ROUND
+	v=$(./mixload -t "$secs" -c 2 -s 0 | sed -n 's/.*cpu_iters=\([0-9]*\).*/\1/p')
+	result "$1" "$2" cpu "$(awk -v v="${v:-0}" -v s="$secs" 'BEGIN { printf "%.0f", v / s }')" iters/s
+	v=$(./pingpong -t "$secs" -p 2 | sed -n 's/.*rate=//p')
+	result "$1" "$2" pipe "$v" roundtrips/s
+	t=$(hackbench -g 1 -l 300 2>&1 | sed -n 's/^Time: //p')
+	result "$1" "$2" hackbench "$(awk -v t="${t:-0}" 'BEGIN { if (t > 0) printf "%.3f", 1 / t }')" runs/s
+}
+
+under() {  # MODE ROUND
+	case $1 in
+	default) measure "$@"; return ;;
+	serve) conf=/tmp/serve-40.conf m=/tmp/m-40.prom ;;
+	serve-full) conf=/tmp/serve-100.conf m=/tmp/m-100.prom ;;
+	esac
+	./scx_fuzz serve --config $conf >/tmp/serve.log 2>&1 &
+	s=$!
+	wait_state enabled 30 || echo "not ok - serve did not attach"
+	d0=$(metric delayed_total $m)
+	measure "$@"
+	echo "INFO round=$2 mode=$1 unfuzzed=$(metric unfuzzed_ratio $m) pressure=$(metric cpu_pressure $m)" \
+		"delayed=$(( $(metric delayed_total $m) - ${d0:-0} )) share=$(metric delay_share $m)" \
+		"backoff_steps=$(grep -c back-off /tmp/serve.log)"
+	kill -TERM $s
+	wait $s || echo "not ok - serve exited $?"
+}
+
+r=1
+while [ $r -le "$rounds" ]; do
+	if [ $((r % 2)) = 1 ]; then order="default serve serve-full"; else order="serve-full serve default"; fi
+	for mode in $order; do under $mode $r; done
+	r=$((r + 1))
+done
+kill $SVC
+echo "BENCH-DONE"
