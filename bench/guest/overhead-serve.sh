@@ -1,7 +1,8 @@
 # Guest side of bench/overhead-serve: a steady service (6 threads) in a systemd-style
 # cgroup all along; non-target workloads beside it under the default scheduler alone,
-# under `scx_fuzz serve` at its defaults, and under serve that never backs off
-# (cpu_pressure 100), interleaved round by round. One RESULT line a measurement.
+# under `scx_fuzz serve` with intensity off (attached, nothing fuzzed), at its
+# defaults, and never backing off (cpu_pressure 100), interleaved round by round.
+# One RESULT line a measurement.
 # usage: overhead-serve.sh ROUNDS SECONDS
 . ./lib.sh
 rounds=${1:-5} secs=${2:-10}
@@ -9,9 +10,10 @@ CG=/sys/fs/cgroup/system.slice/svc.service
 mkdir -p $CG
 sh -c "echo \$\$ > $CG/cgroup.procs; exec ./mixload -t 100000 -c 2 -s 4" >/dev/null 2>&1 &
 SVC=$!
-for p in 40:20 100:99; do
-	printf '[target]\ncgroup = system.slice/svc.service\n[backoff]\ncpu_pressure = %s\nresume_below = %s\n[output]\nmetrics = /tmp/m-%s.prom\ninterval_s = 1\nflight_events = 0\n' \
-		"${p%:*}" "${p#*:}" "${p%:*}" >/tmp/serve-${p%:*}.conf
+for p in off:40:20 low:40:20 low:100:99; do
+	i=${p%%:*} p=${p#*:}
+	printf '[target]\ncgroup = system.slice/svc.service\n[fuzz]\nintensity = %s\n[backoff]\ncpu_pressure = %s\nresume_below = %s\n[output]\nmetrics = /tmp/m-%s.prom\ninterval_s = 1\nflight_events = 0\n' \
+		"$i" "${p%:*}" "${p#*:}" "$i${p%:*}" >/tmp/serve-$i${p%:*}.conf
 done
 metric() { sed -n "s/^scx_fuzz_$1{[^}]*} //p" "$2"; }
 result() { echo "RESULT round=$2 mode=$1 workload=$3 value=${4:-0} unit=$5"; }
@@ -28,8 +30,9 @@ measure() {  # MODE ROUND
 under() {  # MODE ROUND
 	case $1 in
 	default) measure "$@"; return ;;
-	serve) conf=/tmp/serve-40.conf m=/tmp/m-40.prom ;;
-	serve-full) conf=/tmp/serve-100.conf m=/tmp/m-100.prom ;;
+	off) conf=/tmp/serve-off40.conf m=/tmp/m-off40.prom ;;
+	serve) conf=/tmp/serve-low40.conf m=/tmp/m-low40.prom ;;
+	serve-full) conf=/tmp/serve-low100.conf m=/tmp/m-low100.prom ;;
 	esac
 	./scx_fuzz serve --config $conf >/tmp/serve.log 2>&1 &
 	s=$!
@@ -45,7 +48,7 @@ under() {  # MODE ROUND
 
 r=1
 while [ $r -le "$rounds" ]; do
-	if [ $((r % 2)) = 1 ]; then order="default serve serve-full"; else order="serve-full serve default"; fi
+	if [ $((r % 2)) = 1 ]; then order="default off serve serve-full"; else order="serve-full serve off default"; fi
 	for mode in $order; do under $mode $r; done
 	r=$((r + 1))
 done

@@ -144,6 +144,10 @@ static void write_flight(struct serve_state *st, const char *why, bool death)
 	time_t now = time(NULL);
 	int err;
 
+	if (!st->c->flight_events) {
+		fprintf(stderr, "scx_fuzz: no flight record (%s): flight_events is 0\n", why);
+		return;
+	}
 	sched_trace_drain(st->s);
 	if (death)
 		death_reason(&st->flight, why, reason, sizeof(reason));
