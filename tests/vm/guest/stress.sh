@@ -42,8 +42,7 @@ start_loader() {
 }
 # kill_targets UNTIL: SIGKILL the running target every 3 s; each kill counted.
 kill_targets() {
-	while [ "$(date +%s)" -lt "$1" ]; do
-		sleep 3
+	while sleep 3 && [ "$(date +%s)" -lt "$1" ]; do
 		p=$(pidof mixload | cut -d' ' -f1)	# by its name: not the loader whose argv holds it
 		[ -n "$p" ] && kill -9 "$p" 2>/dev/null && echo x >>/tmp/kills.done
 	done
@@ -60,6 +59,8 @@ else not_ok "loader killed with SIGKILL: back on the default scheduler (state $(
 start_loader 2
 now=$(date +%s)
 kill_targets $((now + 20 > end ? now + 20 : end))	# at least 20 s, however long loading took
+# the campaign restarts a killed run, slowly beside this load: SIGINT goes to a running one
+i=0; while [ $i -lt 120 ] && ! pidof mixload >/dev/null; do sleep 0.5; i=$((i + 1)); done
 kill -INT $LOADER
 wait $LOADER
 RC=$?
