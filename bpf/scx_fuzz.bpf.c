@@ -86,7 +86,7 @@ static s32 pick_idle_cpu(struct task_struct *p, s32 prev_cpu, u64 wake_flags)
 
 s32 FUZZ_OPS(fuzz_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flags)
 {
-	struct task_ctx *tc = target_ctx(p);
+	struct task_ctx *tc = target_ctx_at(p, true);
 	bool is_idle = false;
 	s32 cpu;
 

@@ -36,6 +36,14 @@ struct {
 	__uint(max_entries, FUZZ_MAX_ROOTS);
 } target_roots SEC(".maps");
 
+/* Processes with a target thread other than the main one: their death is reported too (--comm). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);	/* a death unseen (its main thread unscheduled) ages out */
+	__type(key, u32);
+	__type(value, u8);
+	__uint(max_entries, 8192);
+} target_procs SEC(".maps");
+
 #define FUZZ_ROOT_KEY 0		/* parent key of a registered process's main thread */
 #define FUZZ_MAX_DEPTH 32	/* ancestors walked to find a tree's root at attach */
 
@@ -159,8 +167,44 @@ static void target_init_task(struct task_struct *p, struct task_ctx *tc, bool fo
 	tc->target = tc->in_tree || matches_now(p);
 }
 
-/* The task's context if it is a target right now, else NULL. */
-static struct task_ctx *target_ctx(struct task_struct *p)
+enum { BACKOFF_UNDRAWN, BACKOFF_FUZZED, BACKOFF_UNFUZZED };
+
+/*
+ * serve's back-off: whether this event is scheduled as a non-target's. A
+ * wake-up's ops.select_cpu draws (`keep`) and the ops.enqueue after it uses
+ * the same draw, so a wake-up is fuzzed or not as a whole.
+ */
+static bool backed_off(struct task_ctx *tc, bool keep)
+{
+	u8 draw = keep ? BACKOFF_UNDRAWN : tc->backoff_draw;
+
+	tc->backoff_draw = BACKOFF_UNDRAWN;
+	if (draw == BACKOFF_UNDRAWN) {
+		if (!unfuzzed_pct)
+			return false;
+		draw = bpf_get_prandom_u32() % 100 < unfuzzed_pct ? BACKOFF_UNFUZZED : BACKOFF_FUZZED;
+		if (draw == BACKOFF_UNFUZZED)
+			stat_inc(FUZZ_STAT_BACKED_OFF);
+	}
+	if (keep)
+		tc->backoff_draw = draw;
+	return draw == BACKOFF_UNFUZZED;
+}
+
+static void note_target(struct task_struct *p, struct task_ctx *tc)
+{
+	u32 tgid = p->tgid;
+	u8 one = 1;
+
+	if (tc->was_target)
+		return;
+	tc->was_target = 1;
+	if (p->pid != p->tgid)
+		bpf_map_update_elem(&target_procs, &tgid, &one, BPF_ANY);
+}
+
+/* The task's context if it is a target right now, else NULL; `wakeup` from ops.select_cpu. */
+static struct task_ctx *target_ctx_at(struct task_struct *p, bool wakeup)
 {
 	struct task_ctx *tc;
 
@@ -174,25 +218,44 @@ static struct task_ctx *target_ctx(struct task_struct *p)
 	/* names change after creation (JVM threads name themselves): checked every time */
 	if (tc->target && knobs.nr_excludes && excluded(p))
 		tc->target = 0;
-	tc->was_target |= tc->target;
-	/* serve's back-off: this event is scheduled as a non-target's */
-	if (tc->target && unfuzzed_pct && bpf_get_prandom_u32() % 100 < unfuzzed_pct) {
+	if (tc->target)
+		note_target(p, tc);
+	if (tc->target && (unfuzzed_pct || tc->backoff_draw) && backed_off(tc, wakeup))
 		tc->target = 0;
-		stat_inc(FUZZ_STAT_BACKED_OFF);
-	}
 	return tc->target ? tc : NULL;
+}
+
+static struct task_ctx *target_ctx(struct task_struct *p)
+{
+	return target_ctx_at(p, false);
 }
 
 #define TASK_DEAD_STATE 0x80	/* p->__state in its last switch away */
 
+#define SIGTERM_NR 15
+
+/* Ended by SIGTERM, or exit status 143 (a shell's for it): asked to stop, not a crash. */
+static bool asked_to_stop(int exit_code)
+{
+	return (exit_code & 0x7f) == SIGTERM_NR || (!(exit_code & 0x7f) && (exit_code >> 8 & 0xff) == 128 + SIGTERM_NR);
+}
+
 /*
  * A target process's main thread leaving its CPU for the last time with a
  * signal or a non-zero status: counted and traced, for serve's flight recorder.
+ * Every thread of a process killed or exiting as a whole has its status.
  */
 static void note_target_death(struct task_struct *p, struct task_ctx *tc, bool runnable)
 {
-	if (runnable || !tc->was_target || p->pid != p->tgid || !(p->flags & PF_EXITING) ||
-	    !p->exit_code || !(p->__state & TASK_DEAD_STATE))
+	u32 tgid = p->tgid;
+	bool threads_were_targets;
+
+	if (runnable || p->pid != p->tgid || !(p->flags & PF_EXITING) || !(p->__state & TASK_DEAD_STATE))
+		return;
+	threads_were_targets = bpf_map_lookup_elem(&target_procs, &tgid);
+	if (threads_were_targets)
+		bpf_map_delete_elem(&target_procs, &tgid);
+	if ((!tc->was_target && !threads_were_targets) || !p->exit_code || asked_to_stop(p->exit_code))
 		return;
 	__sync_fetch_and_add(&target_deaths, 1);
 	trace_event(p, FUZZ_EV_DIED, p->exit_code);

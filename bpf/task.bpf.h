@@ -29,6 +29,7 @@ struct task_ctx {
 	u8 maybe_root;		/* a child of the loader: a root once its pid is registered */
 	u8 target;		/* fuzzed */
 	u8 was_target;		/* a target at some point (its death is reported) */
+	u8 backoff_draw;	/* serve's back-off drawn for this wake-up by ops.select_cpu */
 	u8 held;		/* waiting in a delay queue */
 	u8 restore_vtime;	/* queued off its fair vtime: set it back to fair_vtime when it runs */
 	u8 woke_on_idle;	/* ops.select_cpu claimed an idle CPU for this wake-up */

@@ -21,6 +21,7 @@ struct serve_config {
 	unsigned resume_step_s;
 	/* [output] */
 	char *metrics;			/* Prometheus text file; NULL: none */
+	char *json;			/* the same as a JSON object; NULL: none */
 	unsigned interval_s;
 	char *flight_dir;
 	unsigned flight_events;		/* 0: no flight recorder */

@@ -39,6 +39,7 @@ static const struct key keys[] = {
 	{ "backoff", "resume_below", KEY_PERCENT, AT(resume_below), 100 },
 	{ "backoff", "resume_step_s", KEY_COUNT, AT(resume_step_s), 86400 },
 	{ "output", "metrics", KEY_STRING, AT(metrics), 0 },
+	{ "output", "json", KEY_STRING, AT(json), 0 },
 	{ "output", "interval_s", KEY_COUNT, AT(interval_s), 86400 },
 	{ "output", "flight_dir", KEY_STRING, AT(flight_dir), 0 },
 	{ "output", "flight_events", KEY_COUNT, AT(flight_events), SERVE_MAX_FLIGHT_EVENTS },
@@ -69,7 +70,7 @@ static int set_key(const struct key *k, const char *value, struct serve_config *
 	case KEY_COUNT:
 		errno = 0;
 		v = strtod(value, &end);
-		if (errno || end == value || (*end && strcmp(end, "%")) || v < 0 || v > k->max ||
+		if (errno || end == value || (*end && strcmp(end, "%")) || !(v >= 0 && v <= k->max) ||
 		    (k->kind == KEY_COUNT && v != (unsigned)v))
 			break;
 		if (k->kind == KEY_PERCENT)
@@ -89,11 +90,29 @@ static int on_key(void *user, const char *section, const char *name, const char 
 {
 	struct reading *r = user;
 
+	if (r->why[0])
+		return 0;	/* libinih reads on after an error: the first one is reported */
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!strcmp(keys[i].section, section) && !strcmp(keys[i].name, name))
 			return !set_key(&keys[i], value, r->c, r->why, sizeof(r->why));
 	snprintf(r->why, sizeof(r->why), "unknown key '%s' in [%s]", name, section);
 	return 0;
+}
+
+/* A cgroup named so that its depth can be known before it exists (cgroup_level_of). */
+static bool cgroup_path_ok(const char *cg)
+{
+	const char *part;
+
+	if (cg[0] == '/' && strncmp(cg, "/sys/fs/cgroup/", 15))
+		return false;
+	for (part = cg; *part; part += strcspn(part, "/"), part += *part == '/') {
+		size_t n = strcspn(part, "/");
+
+		if ((n == 1 && part[0] == '.') || (n == 2 && !strncmp(part, "..", 2)))
+			return false;
+	}
+	return true;
 }
 
 int config_load(const char *path, struct serve_config *c, char *err, size_t err_len)
@@ -130,6 +149,15 @@ int config_load(const char *path, struct serve_config *c, char *err, size_t err_
 			 "resume_step_s, interval_s and error_check_interval_s must be at least 1", path);
 		return EXIT_USAGE;
 	}
+	if (c->cgroup && !cgroup_path_ok(c->cgroup)) {
+		snprintf(err, err_len, "%s: [target] cgroup '%s': relative to /sys/fs/cgroup, or starting "
+			 "with /sys/fs/cgroup/, without . or .. parts", path, c->cgroup);
+		return EXIT_USAGE;
+	}
+	if (!c->flight_dir) {
+		snprintf(err, err_len, "%s: [output] flight_dir must not be empty", path);
+		return EXIT_USAGE;
+	}
 	if (c->pressure_of_cgroup && !c->cgroup) {
 		snprintf(err, err_len, "%s: pressure = cgroup needs [target] cgroup", path);
 		return EXIT_USAGE;
@@ -137,14 +165,19 @@ int config_load(const char *path, struct serve_config *c, char *err, size_t err_
 	return 0;
 }
 
-/* Append "--flag value" for each comma-separated item of `list`. */
-static void add_each(char **argv, int *argc, const char *flag, char *list)
+/* Append "--flag value" for each item of `list` (commas or blanks between), at most `max`. */
+static int add_each(char **argv, int *argc, const char *flag, char *list, int max)
 {
+	int n = 0;
+
 	for (char *save = NULL, *item = strtok_r(list, ", \t", &save); item;
 	     item = strtok_r(NULL, ", \t", &save)) {
+		if (n++ == max)
+			return -1;
 		argv[(*argc)++] = (char *)flag;
 		argv[(*argc)++] = item;
 	}
+	return 0;
 }
 
 int config_to_opts(const struct serve_config *c, struct fuzz_opts *o, FILE *errs)
@@ -163,18 +196,11 @@ int config_to_opts(const struct serve_config *c, struct fuzz_opts *o, FILE *errs
 	argv[argc++] = "--budget", argv[argc++] = c->budget ? c->budget : "1";	/* at every intensity */
 	if (c->seed)
 		argv[argc++] = "--seed", argv[argc++] = c->seed;
-	if (c->exclude_comm && (excludes = strdup(c->exclude_comm))) {
-		size_t n = 0;
-
-		for (const char *s = excludes; *s; s++)
-			n += *s == ',';
-		if (n >= FUZZ_MAX_EXCLUDES) {
-			fprintf(errs, "scx_fuzz: %s: more than %d exclude_comm names\n", c->path,
-				FUZZ_MAX_EXCLUDES);
-			free(excludes);
-			return EXIT_USAGE;
-		}
-		add_each(argv, &argc, "--exclude-comm", excludes);
+	if (c->exclude_comm && (excludes = strdup(c->exclude_comm)) &&
+	    add_each(argv, &argc, "--exclude-comm", excludes, FUZZ_MAX_EXCLUDES)) {
+		fprintf(errs, "scx_fuzz: %s: more than %d exclude_comm names\n", c->path, FUZZ_MAX_EXCLUDES);
+		free(excludes);
+		return EXIT_USAGE;
 	}
 	argv[argc] = NULL;
 	r = parse_opts(argc, argv, o, &done, errs);
@@ -194,6 +220,7 @@ void config_free(struct serve_config *c)
 	free(c->budget);
 	free(c->seed);
 	free(c->metrics);
+	free(c->json);
 	free(c->flight_dir);
 	memset(c, 0, sizeof(*c));
 }

@@ -10,7 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "scx_fuzz.h"
+#include "json.h"
 #include "metrics.h"
 #include "stats.h"
 
@@ -36,6 +39,11 @@ static void put_metric(FILE *f, const char *name, const char *type, const char *
 	fprintf(f, "\"} %.17g\n", v);
 }
 
+static double delay_share(const uint64_t *s)
+{
+	return s[FUZZ_STAT_TARGET_RUN_NS] ? (double)s[FUZZ_STAT_DELAY_NS] / s[FUZZ_STAT_TARGET_RUN_NS] : 0;
+}
+
 static void put_all(FILE *f, const struct metrics *m)
 {
 	const uint64_t *s = m->sums;
@@ -51,15 +59,36 @@ static void put_all(FILE *f, const struct metrics *m)
 	put_metric(f, "cpu_pressure", "gauge", "CPU pressure back-off acts on (PSI some avg10, percent)",
 		   m->target, m->cpu_pressure);
 	put_metric(f, "delay_share", "gauge", "injected delay per target run time (the budget used)",
-		   m->target, s[FUZZ_STAT_TARGET_RUN_NS] ?
-		   (double)s[FUZZ_STAT_DELAY_NS] / s[FUZZ_STAT_TARGET_RUN_NS] : 0);
+		   m->target, delay_share(s));
 	for (int i = 0; i < FUZZ_NR_STATS; i++) {
 		snprintf(name, sizeof(name), "%s_total", fuzz_stat_names[i]);
 		put_metric(f, name, "counter", "scheduler counter (docs/usage.md)", m->target, s[i]);
 	}
 }
 
-int metrics_write(const char *path, const struct metrics *m)
+/* The same figures as one JSON object, the counters by their --stats names. */
+static int put_all_json(FILE *f, const struct metrics *m)
+{
+	struct json_object *o = json_object_new_object(), *counters = json_object_new_object();
+	int err;
+
+	json_object_object_add(o, "target", json_text(m->target, (size_t)-1));
+	json_object_object_add(o, "attached", json_object_new_boolean(m->attached));
+	json_object_object_add(o, "ejections", json_object_new_int64(m->ejections));
+	json_object_object_add(o, "flight_records", json_object_new_int64(m->flight_records));
+	json_object_object_add(o, "unfuzzed_ratio", json_number("%g", m->unfuzzed_ratio));
+	json_object_object_add(o, "cpu_pressure", json_number("%g", m->cpu_pressure));
+	json_object_object_add(o, "delay_share", json_number("%.6g", delay_share(m->sums)));
+	for (int i = 0; i < FUZZ_NR_STATS; i++)
+		json_object_object_add(counters, fuzz_stat_names[i], json_object_new_uint64(m->sums[i]));
+	json_object_object_add(o, "counters", counters);
+	err = json_write(o, f);
+	fputc('\n', f);
+	json_object_put(o);
+	return err;
+}
+
+int metrics_write(const char *path, const struct metrics *m, bool as_json)
 {
 	size_t len = strlen(path) + 5;
 	char *tmp = malloc(len);
@@ -73,9 +102,12 @@ int metrics_write(const char *path, const struct metrics *m)
 		err = -errno;
 		goto out;
 	}
-	put_all(f, m);
-	if (fclose(f) || rename(tmp, path)) {
-		err = -errno;
+	if (as_json)
+		err = put_all_json(f, m);
+	else
+		put_all(f, m);
+	if (fclose(f) || err || rename(tmp, path)) {
+		err = err ? err : -errno;
 		unlink(tmp);
 	}
 out:

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* metrics.c: serve's counters as a Prometheus text file (node_exporter's textfile collector). */
+/* metrics.c: serve's counters as a Prometheus text file (node_exporter's textfile collector) or JSON. */
 #ifndef FUZZ_METRICS_H
 #define FUZZ_METRICS_H
 
@@ -16,6 +16,9 @@ struct metrics {
 	double cpu_pressure;		/* the PSI reading back-off acts on, percent */
 };
 
-/* Written to PATH.tmp then renamed, so a reader never sees half a file; 0 or -errno. */
-int metrics_write(const char *path, const struct metrics *m);
+/*
+ * Prometheus text, or with `as_json` one JSON object (serve's `json` file), written to
+ * PATH.tmp then renamed, so a reader never sees half a file; 0 or -errno.
+ */
+int metrics_write(const char *path, const struct metrics *m, bool as_json);
 #endif /* FUZZ_METRICS_H */

@@ -36,17 +36,19 @@ int trace_add(struct trace *t, const struct fuzz_trace_event *ev)
 		t->n = t->keep;
 	}
 	if (t->n == t->cap) {
-		if (t->cap >= TRACE_MAX_EVENTS) {
+		grown = t->cap >= TRACE_MAX_EVENTS ? NULL :
+			realloc(t->ev, (t->cap ? 2 * t->cap : 4096) * sizeof(*grown));
+		if (!grown && t->keep && t->n > 1) {	/* a flight recorder keeps the newest half */
+			memmove(t->ev, t->ev + t->n / 2, (t->n - t->n / 2) * sizeof(*t->ev));
+			t->dropped += t->n / 2;
+			t->n -= t->n / 2;
+		} else if (!grown) {
 			t->dropped++;
 			return 0;
+		} else {
+			t->ev = grown;
+			t->cap = t->cap ? 2 * t->cap : 4096;
 		}
-		grown = realloc(t->ev, (t->cap ? 2 * t->cap : 4096) * sizeof(*grown));
-		if (!grown) {
-			t->dropped++;
-			return 0;
-		}
-		t->ev = grown;
-		t->cap = t->cap ? 2 * t->cap : 4096;
 	}
 	t->ev[t->n++] = *ev;
 	return 0;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -76,7 +77,10 @@ static double read_pressure(const struct serve_config *c)
 
 int serve_check_pressure(const struct serve_config *c)
 {
-	if (c->pressure_of_cgroup || read_pressure(c) >= 0)
+	struct serve_config system = *c;
+
+	system.pressure_of_cgroup = false;	/* without PSI no cgroup has cpu.pressure either */
+	if (read_pressure(&system) >= 0)
 		return 0;
 	fprintf(stderr, "scx_fuzz: cannot read /proc/pressure/cpu (a kernel without PSI, or booted "
 		"with psi=0): serve backs off by it\n");
@@ -154,7 +158,8 @@ static void write_flight(struct serve_state *st, const char *why, bool death)
 	else
 		snprintf(reason, sizeof(reason), "%s", why);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-	snprintf(path, sizeof(path), "%s/flight-%s-%u.json", st->c->flight_dir, stamp, st->records);
+	snprintf(path, sizeof(path), "%s/flight-%s-%d-%u.json", st->c->flight_dir, stamp, (int)getpid(),
+		 st->records);	/* the pid: a restarted serve does not overwrite its last records */
 	snprintf(repro, sizeof(repro), "scx_fuzz serve --config %s (seed %llu): %s", st->c->path,
 		 (unsigned long long)st->seed, reason);
 	if (mkdir(st->c->flight_dir, 0755) && errno != EEXIST)
@@ -170,6 +175,15 @@ static void write_flight(struct serve_state *st, const char *why, bool death)
 		st->flight.n < st->flight.keep ? st->flight.n : st->flight.keep, reason);
 }
 
+static void write_metrics_to(const char *path, const struct metrics *m, bool as_json)
+{
+	int err;
+
+	if (path && (err = metrics_write(path, m, as_json)))
+		fprintf(stderr, "scx_fuzz: cannot write the %s file %s: %s\n", as_json ? "json" : "metrics",
+			path, strerror(-err));
+}
+
 static void write_metrics(struct serve_state *st, bool attached, bool ejected)
 {
 	struct metrics m = {
@@ -177,14 +191,12 @@ static void write_metrics(struct serve_state *st, bool attached, bool ejected)
 		.attached = attached, .ejections = ejected, .flight_records = st->records,
 		.unfuzzed_ratio = backoff_unfuzzed_pct(&st->backoff) / 100.0,
 	};
-	int err;
 
 	m.cpu_pressure = st->pressure;
-	if (!st->c->metrics || sched_read_stats(st->s, st->sums))
+	if ((!st->c->metrics && !st->c->json) || sched_read_stats(st->s, st->sums))
 		return;
-	if ((err = metrics_write(st->c->metrics, &m)))
-		fprintf(stderr, "scx_fuzz: cannot write the metrics file %s: %s\n", st->c->metrics,
-			strerror(-err));
+	write_metrics_to(st->c->metrics, &m, false);
+	write_metrics_to(st->c->json, &m, true);
 }
 
 /* error_command: its success means a target failed (once per streak of successes). */
@@ -252,7 +264,7 @@ int serve_run(struct sched *s, const struct serve_config *c, __u64 seed)
 			each_second(&st, &death_pending);
 			next_second = t + 1;
 		}
-		if (c->metrics && t >= next_metrics) {
+		if ((c->metrics || c->json) && t >= next_metrics) {
 			write_metrics(&st, true, false);
 			next_metrics = t + c->interval_s;
 		}
@@ -262,6 +274,7 @@ int serve_run(struct sched *s, const struct serve_config *c, __u64 seed)
 	write_metrics(&st, false, ejected);
 	if (st.check.pid > 0 && !kill(st.check.pid, SIGKILL))
 		waitpid(st.check.pid, NULL, 0);
+	sched_trace_stop(s);
 	trace_free(&st.flight);
 	return ejected ? EXIT_SCHED : 0;
 }

@@ -157,7 +157,17 @@ int sched_trace_start(struct sched *s, struct trace *t)
 	return 0;
 }
 
-/* Move what the ring buffer holds into the trace; the fd to poll on, or -1. */
+/* Stop recording: the trace given to sched_trace_start may go. */
+void sched_trace_stop(struct sched *s)
+{
+	__atomic_store_n(&s->skel->bss->trace_on, false, __ATOMIC_RELEASE);
+	if (s->rb) {
+		ring_buffer__free(s->rb);
+		s->rb = NULL;
+	}
+}
+
+/* Move what the ring buffer holds into the trace. */
 void sched_trace_drain(struct sched *s)
 {
 	if (s->rb)

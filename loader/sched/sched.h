@@ -32,6 +32,7 @@ void sched_set_cgroup(struct sched *s, __u64 id);
 void sched_set_unfuzzed(struct sched *s, unsigned pct);
 __u64 sched_target_deaths(const struct sched *s);
 int sched_trace_start(struct sched *s, struct trace *t);
+void sched_trace_stop(struct sched *s);
 void sched_trace_drain(struct sched *s);
 int sched_trace_fd(const struct sched *s);
 int sched_attach(struct sched *s);

@@ -53,7 +53,8 @@ Test(config, every_section)
 			  "error_command = test -e /tmp/x\nerror_check_interval_s = 2\n"
 			  "[fuzz]\nintensity = medium\nbudget = 2\nseed = 7\n"
 			  "[backoff]\ncpu_pressure = 60%\nresume_below = 10\nresume_step_s = 5\n"
-			  "[output]\nmetrics = /tmp/m.prom\ninterval_s = 2\nflight_events = 100\n"), 0, "%s", err);
+			  "[output]\nmetrics = /tmp/m.prom\njson = /tmp/m.json\ninterval_s = 2\nflight_events = 100\n"), 0, "%s", err);
+	cr_assert_str_eq(cfg.json, "/tmp/m.json");
 	cr_assert_str_eq(cfg.comm, "worker*");
 	cr_assert_float_eq(cfg.cpu_pressure, 60, 1e-9);
 	cr_assert_eq(cfg.flight_events, 100);
@@ -122,4 +123,62 @@ Test(config, bad_flag_values_are_the_clis_errors, .init = cr_redirect_stderr)
 	cr_assert_eq(load("[target]\ncomm = x\n[fuzz]\nintensity = wild\n"), 0, "%s", err);
 	cr_assert_eq(config_to_opts(&cfg, &o, errs), EXIT_USAGE);
 	fclose(errs);
+}
+
+Test(config, nan_is_no_percentage)
+{
+	cr_assert_eq(load("[target]\ncgroup = a\n[backoff]\ncpu_pressure = nan\n"), EXIT_USAGE);
+	cr_assert(strstr(err, ":4: bad value 'nan'"), "%s", err);
+}
+
+Test(config, the_first_error_is_reported)
+{
+	cr_assert_eq(load("[target]\ncgroup = a\nbad = 1\n[fuzz]\nworse = 2\n"), EXIT_USAGE);
+	cr_assert(strstr(err, ":3: unknown key 'bad' in [target]"), "%s", err);
+}
+
+Test(config, cgroup_names_whose_depth_is_known)
+{
+	cr_assert_eq(load("[target]\ncgroup = /sys/fs/cgroup/system.slice/x.service\n"), 0, "%s", err);
+	config_free(&cfg);
+	/* a path from the cgroup root, as systemd prints it, is not a path on disk */
+	cr_assert_eq(load("[target]\ncgroup = /system.slice/x.service\n"), EXIT_USAGE);
+	cr_assert(strstr(err, "relative to /sys/fs/cgroup"), "%s", err);
+	config_free(&cfg);
+	cr_assert_eq(load("[target]\ncgroup = system.slice/../x.service\n"), EXIT_USAGE);
+	config_free(&cfg);
+	cr_assert_eq(load("[target]\ncgroup = ./x.service\n"), EXIT_USAGE);
+}
+
+Test(config, flight_dir_not_empty)
+{
+	cr_assert_eq(load("[target]\ncomm = x\n[output]\nflight_dir =\n"), EXIT_USAGE);
+	cr_assert(strstr(err, "flight_dir must not be empty"), "%s", err);
+}
+
+Test(config, too_many_excludes, .init = cr_redirect_stderr)
+{
+	struct fuzz_opts o;
+	char text[1024] = "[target]\ncomm = x\nexclude_comm = a";
+
+	/* blanks separate names as commas do: 40 names, one comma */
+	strcat(text, ", b");
+	for (int i = 0; i < 38; i++)
+		strcat(text, " c");
+	strcat(text, "\n");
+	cr_assert_eq(load(text), 0, "%s", err);
+	cr_assert_eq(config_to_opts(&cfg, &o, stderr), EXIT_USAGE);
+}
+
+Test(config, as_many_excludes_as_the_cli_takes)
+{
+	struct fuzz_opts o;
+	char text[1024] = "[target]\ncomm = x\nexclude_comm = a";
+
+	for (int i = 1; i < FUZZ_MAX_EXCLUDES; i++)
+		strcat(text, ",b");
+	strcat(text, "\n");
+	cr_assert_eq(load(text), 0, "%s", err);
+	cr_assert_eq(config_to_opts(&cfg, &o, stderr), 0);
+	cr_assert_eq(o.nr_excludes, FUZZ_MAX_EXCLUDES);
 }

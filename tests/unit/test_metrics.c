@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* serve's Prometheus text file: every counter, the budget used, labels escaped, written whole. */
+/* serve's metrics, Prometheus text or JSON: every counter, the budget used, labels escaped, written whole. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +22,7 @@ Test(metrics, counters_share_and_escaped_label)
 	sums[FUZZ_STAT_DELAY_NS] = 10;
 	sums[FUZZ_STAT_TARGET_RUN_NS] = 1000;
 	sums[FUZZ_STAT_BACKED_OFF] = 7;
-	cr_assert_eq(metrics_write(path, &m), 0);
+	cr_assert_eq(metrics_write(path, &m, false), 0);
 	f = fopen(path, "r");
 	n = fread(text, 1, sizeof(text) - 1, f);
 	fclose(f);
@@ -41,5 +41,34 @@ Test(metrics, unwritable_directory)
 	uint64_t sums[FUZZ_NR_STATS] = { 0 };
 	struct metrics m = { .target = "x", .sums = sums };
 
-	cr_assert_lt(metrics_write("/nonexistent/dir/m.prom", &m), 0);
+	cr_assert_lt(metrics_write("/nonexistent/dir/m.prom", &m, false), 0);
+}
+
+Test(metrics, the_same_as_json)
+{
+	uint64_t sums[FUZZ_NR_STATS] = { 0 };
+	struct metrics m = { .target = "system.slice/w.service", .sums = sums, .attached = true,
+			     .flight_records = 2, .unfuzzed_ratio = 0.5, .cpu_pressure = 3 };
+	char path[] = "/tmp/scx-fuzz-metrics-XXXXXX", text[1 << 16];
+	FILE *f;
+	size_t n;
+
+	close(mkstemp(path));
+	sums[FUZZ_STAT_DELAY_NS] = 5;
+	sums[FUZZ_STAT_TARGET_RUN_NS] = 1000;
+	sums[FUZZ_STAT_BACKED_OFF] = 7;
+	cr_assert_eq(metrics_write(path, &m, true), 0);
+	f = fopen(path, "r");
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = 0;
+	cr_assert(strstr(text, "\"target\":\"system.slice/w.service\""), "%s", text);
+	cr_assert(strstr(text, "\"attached\":true"), "%s", text);
+	cr_assert(strstr(text, "\"flight_records\":2"), "%s", text);
+	cr_assert(strstr(text, "\"unfuzzed_ratio\":0.5"), "%s", text);
+	cr_assert(strstr(text, "\"delay_share\":0.005"), "%s", text);
+	cr_assert(strstr(text, "\"backed_off\":7"), "%s", text);
+	cr_assert_eq(text[0], '{');
+	cr_assert_eq(text[n - 1], '\n');
+	unlink(path);
 }

@@ -2,7 +2,7 @@
 # back-off under CPU pressure and back, flight records on a crash and on SIGUSR1,
 # metrics (printed as METRICS lines for the host's Prometheus parser), SIGTERM detaches.
 . ./lib.sh
-require ./scx_fuzz ./mixload ./jsoncheck
+require ./scx_fuzz ./mixload ./jsoncheck ./named
 CG=/sys/fs/cgroup/system.slice/demo.service
 LOG=/tmp/serve.log
 M=/tmp/m.prom
@@ -11,6 +11,7 @@ mkdir -p /sys/fs/cgroup/system.slice
 cat >/tmp/serve.conf <<CONF
 [target]
 cgroup = system.slice/demo.service
+comm = svcworker
 error_command = test -e /tmp/svc-error
 error_check_interval_s = 1
 [fuzz]
@@ -22,6 +23,7 @@ resume_below = 45
 resume_step_s = 2
 [output]
 metrics = $M
+json = /tmp/m.json
 interval_s = 1
 flight_dir = /tmp/flight
 flight_events = 5000
@@ -90,6 +92,24 @@ expect_cmp "$runs" ">" 10 "serve: the record holds the service's last runs"
 json_check "$rec"
 rmdir $CG
 
+# 4b. A process whose only target is a worker thread (comm): its death is reported too.
+./named -t 60 svcworker >/dev/null &
+NAMED=$!
+sleep 3
+kill -SEGV $NAMED
+wait $NAMED
+check_log "flight record .*process $NAMED \\(named\\) died of signal 11" 10 \
+	"serve: a process whose worker thread is a target: its crash writes a record"
+
+# 4c. SIGTERM (systemctl stop or restart) is a stop asked for, not a crash: no record.
+start_service -t 60 -c 2 -s 2
+sleep 3
+kill -TERM $SVC
+wait $SVC
+sleep 3
+expect_cmp "$(grep -c 'died of signal 15' $LOG)" "==" 0 "serve: a service stopped by SIGTERM writes no record"
+rmdir $CG
+
 # 5. SIGUSR1 writes one on demand.
 kill -USR1 $SERVE
 check_log "flight record .*\(SIGUSR1\)" 10 "serve: SIGUSR1 writes a flight record"
@@ -128,5 +148,8 @@ expect_rc 0 "serve: SIGTERM exits 0"
 expect_state disabled "serve: detached"
 expect_cmp "$(metric attached)" "==" 0 "serve: metrics say detached"
 expect_cmp "$(metric ejections_total)" "==" 0 "serve: never ejected"
+json_check /tmp/m.json
+expect_cmp "$(sed -n 's/.*"delayed":\([0-9]*\).*/\1/p' /tmp/m.json)" "==" "$(metric delayed_total)" \
+	"serve: the json file holds the metrics' counters"
 sed 's/^/    | /' $LOG | grep -v 'stats:' | head -n 40
 ok "guest script completed"
