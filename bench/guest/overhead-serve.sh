@@ -34,9 +34,11 @@ under() {  # MODE ROUND
 	serve) conf=/tmp/serve-low40.conf m=/tmp/m-low40.prom ;;
 	serve-full) conf=/tmp/serve-low100.conf m=/tmp/m-low100.prom ;;
 	esac
+	rm -f $m	# the last round's file would give a stale starting count
 	./scx_fuzz serve --config $conf >/tmp/serve.log 2>&1 &
 	s=$!
 	wait_state enabled 30 || echo "not ok - serve did not attach"
+	i=0; while [ ! -s $m ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 	d0=$(metric delayed_total $m)
 	measure "$@"
 	echo "INFO round=$2 mode=$1 unfuzzed=$(metric unfuzzed_ratio $m) pressure=$(metric cpu_pressure $m)" \
@@ -48,7 +50,13 @@ under() {  # MODE ROUND
 
 r=1
 while [ $r -le "$rounds" ]; do
-	if [ $((r % 2)) = 1 ]; then order="default off serve serve-full"; else order="serve-full serve off default"; fi
+	# each mode takes each place in turn, so no place in a round favours one
+	case $((r % 4)) in
+	1) order="default off serve serve-full" ;;
+	2) order="serve-full serve off default" ;;
+	3) order="off serve-full default serve" ;;
+	0) order="serve default serve-full off" ;;
+	esac
 	for mode in $order; do under $mode $r; done
 	r=$((r + 1))
 done
