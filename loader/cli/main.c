@@ -328,7 +328,7 @@ static int serve_main(int argc, char **argv)
 		goto out;
 	o.verbose = verbose;
 	if ((r = resolve_fuzzing(&o, &knobs, &seed)) || (r = check_root(geteuid())) ||
-	    (r = check_sched_ext("/sys")) || (r = serve_check_pressure(&c)) || (r = plan_machine()))
+	    (r = check_sched_ext("/sys")) || (r = serve_check_pressure()) || (r = plan_machine()))
 		goto out;
 	bpflog_install(o.verbose);
 	if ((r = sched_open_load(&s, &o, &machine_plan, &knobs)))

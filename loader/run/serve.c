@@ -49,24 +49,26 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+#define SYSTEM_PRESSURE "/proc/pressure/cpu"
+
+/* The PSI file back-off reads: the system's, or the target cgroup's. */
 static void pressure_path(const struct serve_config *c, char *path, size_t len)
 {
 	if (c->pressure_of_cgroup)
 		snprintf(path, len, "%s%s/cpu.pressure", c->cgroup[0] == '/' ? "" : "/sys/fs/cgroup/",
 			 c->cgroup);
 	else
-		snprintf(path, len, "/proc/pressure/cpu");
+		snprintf(path, len, SYSTEM_PRESSURE);
 }
 
-/* The pressure now, percent; -1 if it cannot be read (a cgroup not there yet). */
-static double read_pressure(const struct serve_config *c)
+/* The pressure in PSI file `path` now, percent; -1 if it cannot be read (a cgroup not there yet). */
+static double read_pressure(const char *path)
 {
-	char path[4096], text[512];
+	char text[512];
 	FILE *f;
 	size_t n;
 	double v;
 
-	pressure_path(c, path, sizeof(path));
 	if (!(f = fopen(path, "r")))
 		return -1;
 	n = fread(text, 1, sizeof(text) - 1, f);
@@ -75,14 +77,12 @@ static double read_pressure(const struct serve_config *c)
 	return psi_some_avg10(text, &v) ? -1 : v;
 }
 
-int serve_check_pressure(const struct serve_config *c)
+int serve_check_pressure(void)
 {
-	struct serve_config system = *c;
-
-	system.pressure_of_cgroup = false;	/* without PSI no cgroup has cpu.pressure either */
-	if (read_pressure(&system) >= 0)
+	/* without PSI no cgroup has cpu.pressure either: the system's file tells for both */
+	if (read_pressure(SYSTEM_PRESSURE) >= 0)
 		return 0;
-	fprintf(stderr, "scx_fuzz: cannot read /proc/pressure/cpu (a kernel without PSI, or booted "
+	fprintf(stderr, "scx_fuzz: cannot read " SYSTEM_PRESSURE " (a kernel without PSI, or booted "
 		"with psi=0): serve backs off by it\n");
 	return EXIT_USAGE;
 }
@@ -90,7 +90,11 @@ int serve_check_pressure(const struct serve_config *c)
 static void step_backoff(struct serve_state *st)
 {
 	const struct serve_config *c = st->c;
-	double p = read_pressure(c);
+	char path[4096];
+	double p;
+
+	pressure_path(c, path, sizeof(path));
+	p = read_pressure(path);
 
 	if (p < 0)
 		return;

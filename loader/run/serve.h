@@ -14,6 +14,6 @@ extern volatile sig_atomic_t serve_dump_asked;
 
 /* Until SIGINT/SIGTERM (0) or an ejection (EXIT_SCHED). */
 int serve_run(struct sched *s, const struct serve_config *c, __u64 seed);
-/* The PSI file back-off reads, and whether it can be read now; 0 or EXIT_USAGE after saying why. */
-int serve_check_pressure(const struct serve_config *c);
+/* Whether the kernel has PSI, which back-off reads; 0 or EXIT_USAGE after saying why. */
+int serve_check_pressure(void);
 #endif /* FUZZ_SERVE_H */
