@@ -2,8 +2,9 @@
 /*
  * BPF-side helpers shared by scx_fuzz's programs: struct_ops wrappers, error
  * reporting and the kfuncs whose names differ between kernel versions.
- * Every kfunc is a weak ksym so one object loads on 6.16 and 7.x alike; the
- * verifier drops the branch for a kfunc the running kernel lacks.
+ * Every kfunc is a weak ksym so one object loads on 6.12 to 7.x alike: each
+ * wrapper below calls the newest name the running kernel has (bpf_ksym_exists),
+ * and the verifier drops the branches for the names it lacks.
  */
 #ifndef FUZZ_COMMON_BPF_H
 #define FUZZ_COMMON_BPF_H
@@ -36,6 +37,17 @@ void bpf_task_release(struct task_struct *p) __ksym;
 bool scx_bpf_dsq_insert___v2___compat(struct task_struct *p, u64 dsq_id, u64 slice, u64 enq_flags) __ksym __weak;
 bool scx_bpf_dsq_move_to_local___v2___compat(u64 dsq_id, u64 enq_flags) __ksym __weak;
 
+/* 6.12's names for the queue kfuncs, renamed in 6.13 and gone by 7.x. */
+void scx_bpf_dispatch___compat(struct task_struct *p, u64 dsq_id, u64 slice, u64 enq_flags) __ksym __weak;
+void scx_bpf_dispatch_vtime___compat(struct task_struct *p, u64 dsq_id, u64 slice, u64 vtime,
+				     u64 enq_flags) __ksym __weak;
+bool scx_bpf_consume___compat(u64 dsq_id) __ksym __weak;
+bool scx_bpf_dispatch_from_dsq___compat(struct bpf_iter_scx_dsq *it__iter, struct task_struct *p,
+					u64 dsq_id, u64 enq_flags) __ksym __weak;
+bool scx_bpf_dispatch_vtime_from_dsq___compat(struct bpf_iter_scx_dsq *it__iter, struct task_struct *p,
+					      u64 dsq_id, u64 enq_flags) __ksym __weak;
+void scx_bpf_dispatch_from_dsq_set_vtime___compat(struct bpf_iter_scx_dsq *it__iter, u64 vtime) __ksym __weak;
+
 /* task_struct.flags bits (include/linux/sched.h) */
 #define PF_EXITING 0x00000004	/* getting shut down */
 #define PF_KTHREAD 0x00200000	/* a kernel thread */
@@ -52,25 +64,54 @@ bool scx_bpf_dsq_move_to_local___v2___compat(u64 dsq_id, u64 enq_flags) __ksym _
 	scx_bpf_error_bstr(___fmt, ___param, sizeof(___param));			\
 })
 
+/* The queue kfuncs under the newest name this kernel has: 7.x, 6.13+, 6.12. */
 static __always_inline void dsq_insert(struct task_struct *p, u64 dsq_id, u64 slice, u64 enq_flags)
 {
 	if (bpf_ksym_exists(scx_bpf_dsq_insert___v2___compat))
 		scx_bpf_dsq_insert___v2___compat(p, dsq_id, slice, enq_flags);
-	else
+	else if (bpf_ksym_exists(scx_bpf_dsq_insert))
 		scx_bpf_dsq_insert(p, dsq_id, slice, enq_flags);
+	else
+		scx_bpf_dispatch___compat(p, dsq_id, slice, enq_flags);
 }
 
 static __always_inline void dsq_insert_vtime(struct task_struct *p, u64 dsq_id, u64 slice,
 					     u64 vtime, u64 enq_flags)
 {
-	scx_bpf_dsq_insert_vtime(p, dsq_id, slice, vtime, enq_flags);
+	if (bpf_ksym_exists(scx_bpf_dsq_insert_vtime))
+		scx_bpf_dsq_insert_vtime(p, dsq_id, slice, vtime, enq_flags);
+	else
+		scx_bpf_dispatch_vtime___compat(p, dsq_id, slice, vtime, enq_flags);
 }
 
 static __always_inline bool dsq_move_to_local(u64 dsq_id)
 {
 	if (bpf_ksym_exists(scx_bpf_dsq_move_to_local___v2___compat))
 		return scx_bpf_dsq_move_to_local___v2___compat(dsq_id, 0);
-	return scx_bpf_dsq_move_to_local(dsq_id);
+	if (bpf_ksym_exists(scx_bpf_dsq_move_to_local))
+		return scx_bpf_dsq_move_to_local(dsq_id);
+	return scx_bpf_consume___compat(dsq_id);
+}
+
+/* Move the iterator's task P to DSQ_ID (inside bpf_for_each(scx_dsq, ...)). */
+static __always_inline bool dsq_move(struct bpf_iter_scx_dsq *it, struct task_struct *p,
+				     u64 dsq_id, u64 enq_flags)
+{
+	if (bpf_ksym_exists(scx_bpf_dsq_move))
+		return scx_bpf_dsq_move(it, p, dsq_id, enq_flags);
+	return scx_bpf_dispatch_from_dsq___compat(it, p, dsq_id, enq_flags);
+}
+
+/* Move the iterator's task P to the vtime-ordered DSQ_ID at VTIME. */
+static __always_inline bool dsq_move_vtime(struct bpf_iter_scx_dsq *it, struct task_struct *p,
+					   u64 dsq_id, u64 vtime, u64 enq_flags)
+{
+	if (bpf_ksym_exists(scx_bpf_dsq_move_vtime)) {
+		scx_bpf_dsq_move_set_vtime(it, vtime);
+		return scx_bpf_dsq_move_vtime(it, p, dsq_id, enq_flags);
+	}
+	scx_bpf_dispatch_from_dsq_set_vtime___compat(it, vtime);
+	return scx_bpf_dispatch_vtime_from_dsq___compat(it, p, dsq_id, enq_flags);
 }
 
 #endif /* FUZZ_COMMON_BPF_H */

@@ -270,12 +270,18 @@ static s32 forced_cpu_for(const struct task_ctx *tc, u64 event, s32 from, u32 *s
 /*
  * The drawn CPU, or an idle one of its LLC, if the task may go there now:
  * allowed, online, migratable. *stat: the counter to bump once the move is done.
+ * Global, so verified once rather than at each caller: inlined into
+ * ops.dispatch's loops it took 6.12's verifier past its 1M-instruction limit.
  */
-static s32 forced_cpu(struct task_struct *p, const struct task_ctx *tc, u64 event, s32 from, u32 *stat)
+__noinline s32 forced_cpu(struct task_struct *p __arg_trusted, const struct task_ctx *tc, u64 event,
+			  s32 from, u32 *stat)
 {
-	s32 cpu = forced_cpu_for(tc, event, from, stat), idle;
 	const struct cpumask *online;
+	s32 cpu, idle;
 
+	if (!p || !tc || !stat)
+		return -1;
+	cpu = forced_cpu_for(tc, event, from, stat);
 	if (cpu < 0 || !bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
 		return -1;
 	if (bpf_core_field_exists(p->migration_disabled) && p->migration_disabled)
@@ -338,7 +344,7 @@ static u32 release_due(u32 from, s32 cpu, bool all)
 		/* serialized targets wait for their turn; whoever takes it decides the CPU */
 		dest = knobs.serialize || leaving ? -1 : forced_cpu(p, tc, tc->events - 1, cpu, &stat);
 		if (dest >= 0) {
-			if (!scx_bpf_dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL_ON | dest, 0)) {
+			if (!dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL_ON | dest, 0)) {
 				kick_cpu(dest, SCX_KICK_IDLE);	/* hand back the idle CPU forced_cpu claimed */
 				continue;	/* another CPU of the LLC released it first */
 			}
@@ -348,13 +354,12 @@ static u32 release_due(u32 from, s32 cpu, bool all)
 				    FUZZ_EV_MIGRATE_LLC, dest);
 		} else if (knobs.serialize) {
 			tc->queued_ns = now;
-			scx_bpf_dsq_move_set_vtime(DSQ_ITER, serial_key(p, tc, now, true));
-			if (!scx_bpf_dsq_move_vtime(DSQ_ITER, p, FUZZ_DSQ_SERIAL, 0))
+			if (!dsq_move_vtime(DSQ_ITER, p, FUZZ_DSQ_SERIAL, serial_key(p, tc, now, true), 0))
 				continue;
 		} else {
 			jitter = target_jitter(tc, tc->events - 1);
-			scx_bpf_dsq_move_set_vtime(DSQ_ITER, clamp_vtime(tc->fair_vtime, lc) + jitter);
-			if (!scx_bpf_dsq_move_vtime(DSQ_ITER, p, llc_dsq_id(own), 0))
+			if (!dsq_move_vtime(DSQ_ITER, p, llc_dsq_id(own),
+					    clamp_vtime(tc->fair_vtime, lc) + jitter, 0))
 				continue;
 		}
 		stat_inc(FUZZ_STAT_RELEASED);

@@ -299,7 +299,7 @@ static bool strand_fault(s32 cpu, u32 llc)
 		return false;
 	bpf_for_each(scx_dsq, p, llc_dsq_id(llc), 0) {
 		if (is_restricted(p) && bpf_cpumask_test_cpu(cpu, p->cpus_ptr)) {
-			scx_bpf_dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL, 0);
+			dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL, 0);
 			break;
 		}
 	}

@@ -144,7 +144,7 @@ static bool serial_take(s32 cpu)
 			continue;
 		if (__sync_val_compare_and_swap(&serial_turn, 0, make_turn(p->pid, now, false)) != 0)
 			break;	/* another CPU claimed it first */
-		if (!scx_bpf_dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL, 0)) {
+		if (!dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL, 0)) {
 			serial_release(p->pid);	/* it left the queue meanwhile */
 			continue;
 		}

@@ -19,8 +19,9 @@ const volatile __u32 steal_batch = FUZZ_DEFAULT_BATCH;	/* tasks moved per steal 
  * Move up to steal_batch tasks from LLC `victim`: the first to this CPU, the
  * rest to this CPU's LLC queue (rebased to its clock), amortising the remote
  * queue's lock and cache misses over several tasks. Returns tasks moved.
+ * Global (verified once), as is send_home_pinned: see forced_cpu.
  */
-static u32 steal_from(u32 victim, s32 cpu, u32 own_llc)
+__noinline u32 steal_from(u32 victim, s32 cpu, u32 own_llc)
 {
 	struct llc_ctx *lc = llc_ctx(own_llc);
 	struct task_struct *p;
@@ -32,14 +33,13 @@ static u32 steal_from(u32 victim, s32 cpu, u32 own_llc)
 		if (!bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
 			continue;
 		if (!moved) {
-			if (scx_bpf_dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL, 0))
+			if (dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL, 0))
 				moved++;
 			continue;
 		}
 		if (is_restricted(p))
 			continue;
-		scx_bpf_dsq_move_set_vtime(DSQ_ITER, lc->vtime_now);
-		if (scx_bpf_dsq_move_vtime(DSQ_ITER, p, llc_dsq_id(own_llc), 0))
+		if (dsq_move_vtime(DSQ_ITER, p, llc_dsq_id(own_llc), lc->vtime_now, 0))
 			moved++;
 		if (moved >= steal_batch)
 			break;
@@ -55,7 +55,7 @@ static u32 steal_from(u32 victim, s32 cpu, u32 own_llc)
  * longer dispatches, and hotplug waits for its runqueue to empty (seen on
  * 6.16: kcompactd1 stranded 12 s). Returns tasks moved.
  */
-static u32 send_home_pinned(u32 victim, s32 cpu)
+__noinline u32 send_home_pinned(u32 victim, s32 cpu)
 {
 	struct task_struct *p;
 	u32 moved = 0;
@@ -65,7 +65,7 @@ static u32 send_home_pinned(u32 victim, s32 cpu)
 		if (bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
 			continue;
 		home = scx_bpf_task_cpu(p);
-		if (scx_bpf_dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL_ON | home, 0)) {
+		if (dsq_move(DSQ_ITER, p, SCX_DSQ_LOCAL_ON | home, 0)) {
 			kick_cpu(home, 0);
 			moved++;
 		}
