@@ -21,6 +21,7 @@
 #include "sched.h"
 #include "topo.h"
 #include "bpflog.h"
+#include "kfeatures.h"
 #include "config.h"
 #include "knobs.h"
 #include "opts.h"
@@ -221,6 +222,8 @@ static int run(const struct fuzz_opts *o)
 		goto out_points;
 	}
 	bpflog_install(o->verbose);
+	if (o->verbose)
+		report_kernel_features(stderr);
 	if ((err = sched_open_load(&s, o, &machine_plan, &knobs)) ||
 	    (o->target_pid && (err = sched_add_target(&s, o->target_pid)))) {
 		sched_destroy(&s);
@@ -331,6 +334,8 @@ static int serve_main(int argc, char **argv)
 	    (r = check_sched_ext("/sys")) || (r = serve_check_pressure()) || (r = plan_machine()))
 		goto out;
 	bpflog_install(o.verbose);
+	if (o.verbose)
+		report_kernel_features(stderr);
 	if ((r = sched_open_load(&s, &o, &machine_plan, &knobs)))
 		goto out_sched;
 	sched_set_seed(&s, seed);
