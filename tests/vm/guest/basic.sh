@@ -3,6 +3,12 @@
 
 expect_state disabled "no scheduler before the tests"
 
+# -v names the kernel's features before loading; the host checks docs/usage.md's table against them.
+run_cmd ./scx_fuzz -v -- true
+expect_rc 0 "scx_fuzz -v -- true"
+expect_out '^scx_fuzz: kernel features: dsq_insert_v2=(yes|no) ' "-v prints the kernel's features"
+echo "KFEATURES $(uname -r) $(grep '^scx_fuzz: kernel features: ' "$OUT" | head -n1)"
+
 # The target sees scx_fuzz attached while it runs, and a threaded load completes.
 run_cmd ./scx_fuzz -- sh -c 'echo "state=$(cat /sys/kernel/sched_ext/state)";
 	echo "ops=$(cat /sys/kernel/sched_ext/root/ops)";
