@@ -55,7 +55,7 @@ all: $(BUILD)/scx_fuzz $(PROGS)
 help:
 	@echo "make deps       install build and test dependencies (apt; run as root)"
 	@echo "make            build $(BUILD)/scx_fuzz (loader with the BPF scheduler embedded)"
-	@echo "make test       unit tests, then VM tests on the oldest and newest sched_ext kernels"
+	@echo "make test       unit tests, then VM tests on the oldest and newest sched_ext kernels and 6.12 LTS"
 	@echo "make unit-test  Criterion unit tests only"
 	@echo "make java       build the Java demo ($(JAVA_DEMO))"
 	@echo "make vm-test    VM tests only (VM_KERNELS='oldest newest' to choose)"

@@ -9,7 +9,7 @@ bpftool_ver=$( (bpftool version 2>/dev/null || /usr/sbin/bpftool version) | sed 
 pkg-config --atleast-version=1.4 libbpf 2>/dev/null || missing "libbpf >= 1.4"
 pkg-config --exists libelf libdw capstone json-c zlib criterion hwloc inih 2>/dev/null ||
 	missing "libelf/libdw/capstone/json-c/zlib/criterion/hwloc/inih dev packages"
-for t in qemu-system-x86_64 cpio zstd xz strings hackbench setpriv python3 gnuplot javac jar; do command -v $t >/dev/null || missing $t; done
+for t in qemu-system-x86_64 cpio zstd xz strings hackbench setpriv python3 gnuplot javac jar flex bison bc pahole; do command -v $t >/dev/null || missing $t; done
 /usr/bin/python3 -c 'import prometheus_client' 2>/dev/null || missing python3-prometheus-client
 command -v systemd-analyze >/dev/null || missing "systemd (systemd-analyze)"
 [ -x /bin/busybox ] && file -L /bin/busybox | grep -q 'statically linked' || missing busybox-static

@@ -15,7 +15,8 @@ export DEBIAN_FRONTEND=noninteractive
 
 COMMON="gcc libc6-dev make pkg-config libelf-dev libdw-dev libcapstone-dev libjson-c-dev zlib1g-dev libcriterion-dev \
 qemu-system-x86 busybox-static cpio zstd xz-utils binutils rt-tests file python3 gnuplot-nox \
-default-jdk-headless libinih-dev python3-prometheus-client systemd"
+default-jdk-headless libinih-dev python3-prometheus-client systemd \
+flex bison bc dwarves libssl-dev"
 
 add_source() {  # name suites
 	f=/etc/apt/sources.list.d/scx-fuzz-$1.sources
