@@ -64,6 +64,18 @@ void scx_bpf_dispatch_from_dsq_set_vtime___compat(struct bpf_iter_scx_dsq *it__i
 	scx_bpf_error_bstr(___fmt, ___param, sizeof(___param));			\
 })
 
+/*
+ * 6.12 (no 6.13 names): its verifier explores ops.dispatch with every helper
+ * inlined past its 1M-instruction limit, so there a few helpers run as global
+ * functions, each verified once. Elsewhere they stay static: as globals on
+ * 7.3, --points found a one-instruction race less often (docs/design.md).
+ * A load-time constant: the verifier drops the other branch.
+ */
+static __always_inline bool split_for_verifier(void)
+{
+	return !bpf_ksym_exists(scx_bpf_dsq_insert);
+}
+
 /* The queue kfuncs under the newest name this kernel has: 7.x, 6.13+, 6.12. */
 static __always_inline void dsq_insert(struct task_struct *p, u64 dsq_id, u64 slice, u64 enq_flags)
 {

@@ -270,18 +270,12 @@ static s32 forced_cpu_for(const struct task_ctx *tc, u64 event, s32 from, u32 *s
 /*
  * The drawn CPU, or an idle one of its LLC, if the task may go there now:
  * allowed, online, migratable. *stat: the counter to bump once the move is done.
- * Global, so verified once rather than at each caller: inlined into
- * ops.dispatch's loops it took 6.12's verifier past its 1M-instruction limit.
  */
-__noinline s32 forced_cpu(struct task_struct *p __arg_trusted, const struct task_ctx *tc, u64 event,
-			  s32 from, u32 *stat)
+static s32 forced_cpu_here(struct task_struct *p, const struct task_ctx *tc, u64 event, s32 from, u32 *stat)
 {
+	s32 cpu = forced_cpu_for(tc, event, from, stat), idle;
 	const struct cpumask *online;
-	s32 cpu, idle;
 
-	if (!p || !tc || !stat)
-		return -1;
-	cpu = forced_cpu_for(tc, event, from, stat);
 	if (cpu < 0 || !bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
 		return -1;
 	if (bpf_core_field_exists(p->migration_disabled) && p->migration_disabled)
@@ -299,6 +293,20 @@ __noinline s32 forced_cpu(struct task_struct *p __arg_trusted, const struct task
 		return idle;
 	kick_cpu(idle, SCX_KICK_IDLE);	/* not usable: hand the claim back */
 	return cpu;
+}
+
+__noinline s32 forced_cpu_global(struct task_struct *p __arg_trusted, const struct task_ctx *tc,
+				 u64 event, s32 from, u32 *stat)
+{
+	return p && tc && stat ? forced_cpu_here(p, tc, event, from, stat) : -1;
+}
+
+static __always_inline s32 forced_cpu(struct task_struct *p, const struct task_ctx *tc, u64 event,
+				      s32 from, u32 *stat)
+{
+	if (split_for_verifier())
+		return forced_cpu_global(p, tc, event, from, stat);
+	return forced_cpu_here(p, tc, event, from, stat);
 }
 
 /* Lateness is owed to the budget, but at most one window's cap: one stall must not end fuzzing. */

@@ -19,9 +19,8 @@ const volatile __u32 steal_batch = FUZZ_DEFAULT_BATCH;	/* tasks moved per steal 
  * Move up to steal_batch tasks from LLC `victim`: the first to this CPU, the
  * rest to this CPU's LLC queue (rebased to its clock), amortising the remote
  * queue's lock and cache misses over several tasks. Returns tasks moved.
- * Global (verified once), as is send_home_pinned: see forced_cpu.
  */
-__noinline u32 steal_from(u32 victim, s32 cpu, u32 own_llc)
+static u32 steal_from_here(u32 victim, s32 cpu, u32 own_llc)
 {
 	struct llc_ctx *lc = llc_ctx(own_llc);
 	struct task_struct *p;
@@ -55,7 +54,7 @@ __noinline u32 steal_from(u32 victim, s32 cpu, u32 own_llc)
  * longer dispatches, and hotplug waits for its runqueue to empty (seen on
  * 6.16: kcompactd1 stranded 12 s). Returns tasks moved.
  */
-__noinline u32 send_home_pinned(u32 victim, s32 cpu)
+static u32 send_home_pinned_here(u32 victim, s32 cpu)
 {
 	struct task_struct *p;
 	u32 moved = 0;
@@ -73,6 +72,31 @@ __noinline u32 send_home_pinned(u32 victim, s32 cpu)
 			break;
 	}
 	return moved;
+}
+
+/* On 6.12, global functions (split_for_verifier, common.bpf.h). */
+__noinline u32 steal_from_global(u32 victim, s32 cpu, u32 own_llc)
+{
+	return steal_from_here(victim, cpu, own_llc);
+}
+
+__noinline u32 send_home_pinned_global(u32 victim, s32 cpu)
+{
+	return send_home_pinned_here(victim, cpu);
+}
+
+static __always_inline u32 steal_from(u32 victim, s32 cpu, u32 own_llc)
+{
+	if (split_for_verifier())
+		return steal_from_global(victim, cpu, own_llc);
+	return steal_from_here(victim, cpu, own_llc);
+}
+
+static __always_inline u32 send_home_pinned(u32 victim, s32 cpu)
+{
+	if (split_for_verifier())
+		return send_home_pinned_global(victim, cpu);
+	return send_home_pinned_here(victim, cpu);
 }
 
 /* While some LLC has no online CPU (hotplug.bpf.h), drain it before anything else. */
