@@ -56,6 +56,31 @@ wait_state() {
 	[ "$(cat $SCX/state)" = "$1" ]
 }
 
+# dump_blocked: every task in D state with its stack, what each CPU's runqueue holds
+# (a CPU going offline waits for its runqueue to empty), and the kernel's own lists.
+dump_blocked() {
+	for d in /proc/[0-9]*; do
+		st=$(sed -n 's/^State:\t//p' $d/status 2>/dev/null)
+		case "$st" in D*) echo "--- D: $(cat $d/comm) ${d#/proc/}"; cat $d/stack;; esac
+	done
+	[ -r /sys/kernel/debug/sched/debug ] && sed -n '/^cpu#/,$p' /sys/kernel/debug/sched/debug
+	echo w > /proc/sysrq-trigger; echo l > /proc/sysrq-trigger; sleep 2
+}
+
+# set_online CPU 0|1 SECONDS: write CPU's online file, waiting at most SECONDS; a
+# write still blocked then is a hang: say so, dump the blocked tasks, return 1.
+set_online() {
+	(echo $2 > /sys/devices/system/cpu/cpu$1/online) & _q=$!
+	_w=0
+	while kill -0 $_q 2>/dev/null && [ $_w -lt $3 ]; do sleep 1; _w=$((_w + 1)); done
+	if kill -0 $_q 2>/dev/null; then
+		echo "HOTPLUG-HANG: cpu$1 online=$2 still blocked after ${_w}s (sched_ext state $(cat $SCX/state))"
+		dump_blocked
+		return 1
+	fi
+	wait $_q
+}
+
 # stat NAME: a value from the last "scx_fuzz: stats:" line in $OUT.
 stat() {
 	grep 'scx_fuzz: stats:' "$OUT" | tail -n1 | tr ' ' '\n' | sed -n "s/^$1=//p"
