@@ -68,7 +68,8 @@ dump_blocked() {
 }
 
 # set_online CPU 0|1 SECONDS: write CPU's online file, waiting at most SECONDS; a
-# write still blocked then is a hang: say so, dump the blocked tasks, return 1.
+# write still blocked then is a hang: say so, dump the blocked tasks, return 2.
+# A write that failed returns 1.
 set_online() {
 	(echo $2 > /sys/devices/system/cpu/cpu$1/online) & _q=$!
 	_w=0
@@ -76,9 +77,9 @@ set_online() {
 	if kill -0 $_q 2>/dev/null; then
 		echo "HOTPLUG-HANG: cpu$1 online=$2 still blocked after ${_w}s (sched_ext state $(cat $SCX/state))"
 		dump_blocked
-		return 1
+		return 2
 	fi
-	wait $_q
+	wait $_q || return 1
 }
 
 # stat NAME: a value from the last "scx_fuzz: stats:" line in $OUT.
