@@ -93,6 +93,13 @@ $(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
 
 $(SKEL): $(BPF_OBJ)
 
+# The C runtime's names, to tell a static binary's own functions without debug info.
+$(BUILD)/runtime_names.h: scripts/runtime-names.sh | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(call msg,GEN,$@)CC=$(CC) ./scripts/runtime-names.sh $@
+
+$(BUILD)/loader/points/runtime.o: $(BUILD)/runtime_names.h
+
 $(BUILD)/loader/%.o: loader/%.c $(SKEL) | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) $(LOADER_INC) -c $< -o $@
@@ -128,8 +135,16 @@ $(BUILD)/tests/unit/%.o: tests/unit/%.c $(SKEL) | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) $(LOADER_INC) -c $< -o $@
 
-$(BUILD)/unit-tests: $(UNIT_OBJS) $(LIB_OBJS)
-	$(call msg,LINK,$@)$(CC) $(CFLAGS) $^ $(TEST_LDLIBS) $(shell pkg-config --libs libbpf libdw capstone json-c) \
+# Binaries as releases are built (no -g; static; stripped) for the --points unit tests.
+UNIT_FIXTURES := $(BUILD)/fixtures/own-static $(BUILD)/fixtures/own-stripped
+$(BUILD)/fixtures/own-static: tests/fixtures/own_funcs.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)$(CC) -O1 -static -pthread $< -o $@
+$(BUILD)/fixtures/own-stripped: $(BUILD)/fixtures/own-static
+	$(call msg,STRIP,$@)strip -o $@ $<
+
+$(BUILD)/unit-tests: $(UNIT_OBJS) $(LIB_OBJS) $(UNIT_FIXTURES)
+	$(call msg,LINK,$@)$(CC) $(CFLAGS) $(filter %.o,$^) $(TEST_LDLIBS) $(shell pkg-config --libs libbpf libdw capstone json-c) \
 		-linih -lhwloc -lm -o $@
 
 unit-test: $(BUILD)/unit-tests $(BUILD)/scx_fuzz

@@ -57,10 +57,14 @@ Elf_Scn *code_section(Elf *elf, uint64_t vaddr, GElf_Shdr *sh)
 	return NULL;
 }
 
-/* Calls fn for each defined function symbol of the file (.symtab, else .dynsym). */
-int for_each_func(Elf *elf, int (*fn)(void *, const char *, GElf_Sym *), void *arg)
+/*
+ * Calls fn for each defined function symbol of the file (.symtab, else .dynsym),
+ * with the object file a local one came from (the STT_FILE symbol before it).
+ */
+int for_each_func(Elf *elf, int (*fn)(void *, const char *, const char *, GElf_Sym *), void *arg)
 {
 	Elf_Scn *scn = NULL, *dyn = NULL, *tab = NULL;
+	const char *file = NULL;
 	GElf_Shdr sh;
 	int err;
 
@@ -81,10 +85,13 @@ int for_each_func(Elf *elf, int (*fn)(void *, const char *, GElf_Sym *), void *a
 		GElf_Sym sym;
 		const char *name;
 
-		if (!gelf_getsym(d, i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_size ||
-		    sym.st_shndx == SHN_UNDEF || !(name = elf_strptr(elf, sh.sh_link, sym.st_name)) || !*name)
+		if (!gelf_getsym(d, i, &sym) || !(name = elf_strptr(elf, sh.sh_link, sym.st_name)))
 			continue;
-		if ((err = fn(arg, name, &sym)))
+		if (GELF_ST_TYPE(sym.st_info) == STT_FILE)
+			file = name;
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_size || sym.st_shndx == SHN_UNDEF || !*name)
+			continue;
+		if ((err = fn(arg, name, GELF_ST_BIND(sym.st_info) == STB_LOCAL ? file : NULL, &sym)))
 			return err;
 	}
 	return 0;

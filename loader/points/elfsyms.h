@@ -19,8 +19,11 @@ int elfsyms_open(const char *path, struct elf_file *f, char *err, size_t len);
 void elfsyms_close(struct elf_file *f);
 /* The section holding vaddr, if it is code. */
 Elf_Scn *code_section(Elf *elf, uint64_t vaddr, GElf_Shdr *sh);
-/* Calls fn for each defined function symbol of the file (.symtab, else .dynsym); stops at its error. */
-int for_each_func(Elf *elf, int (*fn)(void *, const char *, GElf_Sym *), void *arg);
+/*
+ * Calls fn(arg, name, file, sym) for each defined function symbol of the file (.symtab, else
+ * .dynsym); file: the object a local symbol came from (its STT_FILE), else NULL. Stops at fn's error.
+ */
+int for_each_func(Elf *elf, int (*fn)(void *, const char *, const char *, GElf_Sym *), void *arg);
 /* Function entries of the program's own code from its DWARF (*out, to free); 0 if it has none. */
 size_t dwarf_entries(Elf *elf, uint64_t **out);
 /* The C library a dynamic program will map (the usual Debian and generic places), to free. */

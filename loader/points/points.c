@@ -21,6 +21,7 @@
 #include "elfsyms.h"
 #include "fuzz_rand.h"
 #include "points.h"
+#include "runtime.h"
 #include "scx_fuzz.h"
 
 /* --points auto: all instructions up to this many; else these samples (every trap costs) */
@@ -114,20 +115,14 @@ static int add_func(struct point_set *ps, const char *name, uint64_t vaddr, uint
 	return ps->funcs[ps->nfuncs++].name ? 0 : -1;
 }
 
-/* Names the C runtime puts in every executable: not the program's own code. */
-static bool runtime_name(const char *name)
-{
-	return name[0] == '_' || !strcmp(name, "frame_dummy") || !strcmp(name, "register_tm_clones") ||
-	       !strcmp(name, "deregister_tm_clones");
-}
-
 struct own_ctx {
 	struct point_set *ps;
 	uint64_t *entries;	/* from DWARF; NULL: by name */
 	size_t nentries;
+	bool static_link;	/* the C library is linked in */
 };
 
-static int take_own(void *arg, const char *name, GElf_Sym *sym)
+static int take_own(void *arg, const char *name, const char *file, GElf_Sym *sym)
 {
 	struct own_ctx *c = arg;
 	bool own = false;
@@ -136,7 +131,7 @@ static int take_own(void *arg, const char *name, GElf_Sym *sym)
 		for (size_t i = 0; i < c->nentries && !own; i++)
 			own = c->entries[i] == sym->st_value;
 	} else {
-		own = !runtime_name(name);	/* without DWARF, a static binary's libc is in here too */
+		own = !runtime_func(name, file, c->static_link);
 	}
 	return own ? add_func(c->ps, name, sym->st_value, sym->st_size, 0) : 0;
 }
@@ -147,7 +142,7 @@ struct lock_ctx {
 	uint32_t bin;
 };
 
-static int take_lock(void *arg, const char *name, GElf_Sym *sym)
+static int take_lock(void *arg, const char *name, const char *file, GElf_Sym *sym)
 {
 	struct lock_ctx *c = arg;
 	GElf_Shdr sh;
@@ -249,6 +244,7 @@ int points_select(const char *exe, const struct point_spec *spec, uint64_t seed,
 		return -1;
 	ps->paths[ps->npaths++] = realpath(exe, NULL);
 	own.nentries = dwarf_entries(ef.elf, &own.entries);
+	own.static_link = !ef.dynamic;
 	ps->own_from_dwarf = own.nentries > 0;
 	if ((spec->funcs || spec->insns) && for_each_func(ef.elf, take_own, &own))
 		goto oom;

@@ -6,6 +6,7 @@
 #include "points.h"
 #include "scx_fuzz.h"
 #include "pointname.h"
+#include "runtime.h"
 
 Test(points, spec_parsing)
 {
@@ -96,4 +97,54 @@ Test(points, refuses_what_is_not_elf)
 	cr_assert(strstr(err, "not an ELF file"), "%s", err);
 	cr_assert_neq(points_select("/nonexistent/x", &spec, 1, &ps, err, sizeof(err)), 0);
 	cr_assert(strstr(err, "cannot open"), "%s", err);
+}
+
+Test(points, runtime_functions_told_by_name)
+{
+	cr_assert(runtime_func("printf", NULL, true), "the C library's, in a static binary");
+	cr_assert(!runtime_func("printf", NULL, false), "a dynamic binary has no libc code of its own");
+	cr_assert(runtime_func("sysmalloc", "malloc.o", true), "a local function of a libc object");
+	cr_assert(!runtime_func("worker", "queue.c", true), "a local function of the program's file");
+	cr_assert(runtime_func("frame_dummy", "crtstuff.c", false), "the start-up code's");
+	cr_assert(runtime_func("__libc_start_main", NULL, false));
+	cr_assert(!runtime_func("_ZN5Queue4pushEi", NULL, true), "a C++ program's own method");
+	cr_assert(runtime_func("_ZNSt6vectorIiSaIiEE9push_backEOi", NULL, true), "std::vector's");
+	cr_assert(runtime_func("_Znwm", NULL, true), "operator new");
+}
+
+static bool named_in(const char *name, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+/* Built as releases are (-O1 -static, no -g): its own functions from the symbols, not libc's. */
+Test(points, own_functions_of_a_static_binary_without_debug_info)
+{
+	static const char *const own[] = { "main", "bump_counter", "worker_loop", "report" };
+	static const char *const libc[] = { "printf", "pthread_create", "malloc", "memcpy", "abort" };
+	struct point_spec spec;
+	struct point_set ps;
+	char err[256];
+	size_t insns = 0;
+
+	cr_assert_eq(points_parse_spec("auto", &spec, err, sizeof(err)), 0);
+	cr_assert_eq(points_select("build/fixtures/own-static", &spec, 7, &ps, err, sizeof(err)), 0, "%s", err);
+	cr_assert(!ps.own_from_dwarf);
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		cr_assert(has_func_point(&ps, own[i], POINT_FUNC), "own function %s has its entry point", own[i]);
+	for (size_t i = 0; i < sizeof(libc) / sizeof(libc[0]); i++)
+		cr_assert(!has_func_point(&ps, libc[i], POINT_FUNC), "%s is the C library's", libc[i]);
+	cr_assert(has_func_point(&ps, "pthread_mutex_lock", POINT_LOCK), "lock calls, in the linked-in libc");
+	for (size_t i = 0; i < ps.n; i++) {
+		const char *fn = ps.funcs[ps.p[i].func].name;
+
+		if (ps.p[i].kind == POINT_INSN || ps.p[i].kind == POINT_FUNC)
+			cr_assert(named_in(fn, own, sizeof(own) / sizeof(own[0])), "a point in %s, not own code", fn);
+		insns += ps.p[i].kind == POINT_INSN;
+	}
+	cr_assert(insns > 10 && insns < 400, "every instruction of its few own functions (%zu)", insns);
+	points_free(&ps);
 }
