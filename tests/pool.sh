@@ -1,7 +1,7 @@
 # A pool of test groups for tests/run: up to POOL_JOBS groups at a time, longest
 # first, each group's output printed whole when it ends. Sourced; needs count().
 #
-#   pool_add EST NAME CMD      a group: its time alone in seconds (orders the pool
+#   pool_add EST NAME CMD      a group: its usual time in seconds (orders the pool
 #                              and sets its limit, 2 x EST + 300 s), a name, a command
 #   pool_add_alone EST NAME CMD   the same, but run after the rest, with no neighbour
 #   pool_run                   run them all; returns when every group has ended
@@ -22,7 +22,7 @@ pool_order() {
 		sort -k1,1n -k2,2nr | awk '{ print $3 }'
 }
 
-# pool_report I RC SECS: print group I's output whole and count its lines.
+# pool_report I done|timeout SECS: print group I's output whole and count its lines.
 pool_report() {
 	local i=$1 rc=$2 secs=$3 out=$LOG_DIR/group-${pool_name[$1]}.out
 	echo "== ${pool_name[i]} (${secs}s)"
