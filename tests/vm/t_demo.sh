@@ -19,6 +19,8 @@ check "the reproduction command is printed" grep -q 'reproduce with: ./scx_fuzz 
 check "detached afterwards" grep -q 'state after scx_fuzz exited: disabled' "$log"
 check "the timeline shows a thread held back" grep -qE '^     expiry \([0-9]+\) +\|[^|]*~[^|]*\|$' "$log"
 check "the longest hold is listed" grep -qE '^     held [0-9.]+ ms: expiry' "$log"
+# what the demo showed of its failing runs, for a failure here
+grep -qE '^     held [0-9.]+ ms: expiry' "$log" || sed -n '/^== 3\./,/^demo: /p' "$log" | sed 's/^/# /'
 # Without its example program the demo must stop before booting, naming it. The
 # programs are hidden from this demo alone: other groups' guests may be starting.
 empty=$(mktemp -d)
