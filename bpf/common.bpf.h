@@ -65,15 +65,16 @@ void scx_bpf_dispatch_from_dsq_set_vtime___compat(struct bpf_iter_scx_dsq *it__i
 })
 
 /*
- * 6.12 (no 6.13 names): its verifier explores ops.dispatch with every helper
- * inlined past its 1M-instruction limit, so there a few helpers run as global
- * functions, each verified once. Elsewhere they stay static: as globals on
- * 7.3, --points found a one-instruction race less often (docs/design.md).
- * A load-time constant: the verifier drops the other branch.
+ * Before 7.x (no scx_bpf_dsq_insert___v2), the verifier explores ops.dispatch
+ * with every helper inlined past its 1M-instruction limit (6.12) or at 411K of
+ * it (6.16, 17 s to load in the emulator), so there a few helpers run as
+ * global functions, each verified once (44K-80K, 1.2-1.8 s). On 7.x (270K) they stay
+ * static: as globals there, --points found a one-instruction race less often
+ * (docs/design.md). A load-time constant: the verifier drops the other branch.
  */
 static __always_inline bool split_for_verifier(void)
 {
-	return !bpf_ksym_exists(scx_bpf_dsq_insert);
+	return !bpf_ksym_exists(scx_bpf_dsq_insert___v2___compat);
 }
 
 /* The queue kfuncs under the newest name this kernel has: 7.x, 6.13+, 6.12. */

@@ -324,7 +324,7 @@ static void charge_lateness(struct task_ctx *tc, u64 late)
  * `from`'s delay queue to `cpu`'s LLC queue, or to a forced CPU. Returns
  * the number moved; re-arms the timer for the next one not yet due.
  */
-static u32 release_due(u32 from, s32 cpu, bool all)
+static __always_inline u32 release_due_here(u32 from, s32 cpu, bool all)
 {
 	u32 own = cpu_llc(cpu), moved = 0;
 	struct llc_ctx *lc = llc_ctx(own), *from_lc = llc_ctx(from);
@@ -380,6 +380,18 @@ static u32 release_due(u32 from, s32 cpu, bool all)
 			break;
 	}
 	return moved;
+}
+
+__noinline u32 release_due_global(u32 from, s32 cpu, u32 all)
+{
+	return release_due_here(from, cpu, all);
+}
+
+static __always_inline u32 release_due(u32 from, s32 cpu, bool all)
+{
+	if (split_for_verifier())
+		return release_due_global(from, cpu, all);
+	return release_due_here(from, cpu, all);
 }
 
 /* ops.running: start the run clock, undo jitter, count moves between nodes. */

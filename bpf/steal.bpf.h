@@ -74,7 +74,7 @@ static u32 send_home_pinned_here(u32 victim, s32 cpu)
 	return moved;
 }
 
-/* On 6.12, global functions (split_for_verifier, common.bpf.h). */
+/* Before 7.x, global functions (split_for_verifier, common.bpf.h). */
 __noinline u32 steal_from_global(u32 victim, s32 cpu, u32 own_llc)
 {
 	return steal_from_here(victim, cpu, own_llc);
