@@ -176,12 +176,22 @@ static int choose_points(const struct fuzz_opts *o, const char *exe, __u64 seed,
 		fprintf(stderr, "scx_fuzz: %s\n", err);
 		return EXIT_USAGE;
 	}
+	/* auto asks for whatever can be placed: where nothing can, the run goes on without points */
 	if (points_select(exe, &spec, seed, ps, err, sizeof(err))) {
-		fprintf(stderr, "scx_fuzz: cannot choose points: %s\n", err);
-		return EXIT_USAGE;
+		if (!spec.auto_size) {
+			fprintf(stderr, "scx_fuzz: cannot choose points: %s\n", err);
+			return EXIT_USAGE;
+		}
+		points_free(ps);
+		fprintf(stderr, "scx_fuzz: note: --points auto: %s: fuzzing without points\n", err);
+		return 0;
 	}
 	for (size_t i = 0; i < ps->n; i++)
 		kinds[ps->p[i].kind]++;
+	if (!ps->n && spec.auto_size) {
+		fprintf(stderr, "scx_fuzz: note: --points auto: no point found in %s: fuzzing without points\n", exe);
+		return 0;
+	}
 	if (!ps->n) {
 		fprintf(stderr, "scx_fuzz: --points %s: no point found in %s\n", o->points, exe);
 		return EXIT_USAGE;
@@ -197,6 +207,7 @@ static int run(const struct fuzz_opts *o)
 {
 	struct campaign c = { .res.o = o, .out = { .fd = -1 } };
 	struct point_set points = { 0 };
+	struct fuzz_opts no_points;
 	char path[PATH_MAX];
 	struct fuzz_knobs knobs;
 	struct utsname u;
@@ -214,6 +225,11 @@ static int run(const struct fuzz_opts *o)
 		return err;
 	if (o->points && (err = choose_points(o, path, c.res.seed, &points)))
 		goto out_points;
+	if (o->points && !points.n) {	/* --points auto found none: the run is one without points */
+		no_points = *o;
+		no_points.points = NULL;
+		c.res.o = o = &no_points;
+	}
 	if ((err = plan_machine()))
 		goto out_points;
 	if (o->cmd && (err = tree_init())) {

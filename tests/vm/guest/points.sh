@@ -39,6 +39,22 @@ first=$(sed -n 's/.*round 1: .*, \([0-9.]*\) us per call/\1/p' "$OUT")
 last=$(sed -n 's/.*round 20: .*, \([0-9.]*\) us per call/\1/p' "$OUT")
 expect_cmp "$last" "<" "$(awk -v f="$first" 'BEGIN { print f / 10 }')" "once dropped, a call costs no trap"
 
+# auto never refuses: with nothing to place (the guest's sh is a stripped static busybox; a
+# script is not ELF) the run goes on without points; an explicit kind still says it found none
+run_cmd ./scx_fuzz --points auto --seed 2 -- sh -c 'exit 3'
+expect_rc 3 "--points auto, no point in a stripped static sh: the run goes on, its status kept"
+expect_out "^scx_fuzz: note: --points auto: no point found in [^ ]*: fuzzing without points$" \
+	"--points auto, no point in sh: one note"
+expect_out "^scx_fuzz: fuzzing the command's process tree" "--points auto, no point in sh: fuzzed all the same"
+printf '#!/bin/sh\nexit 4\n' >/tmp/script.sh
+chmod +x /tmp/script.sh
+run_cmd ./scx_fuzz --points auto --seed 2 -- /tmp/script.sh
+expect_rc 4 "--points auto on a script: the run goes on, its status kept"
+expect_out "^scx_fuzz: note: --points auto: .*: fuzzing without points$" "--points auto on a script: one note"
+run_cmd ./scx_fuzz --points funcs --seed 2 -- sh -c 'exit 3'
+expect_rc 2 "--points funcs, no function in sh: a usage error"
+expect_out "^scx_fuzz: --points funcs: no point found in " "--points funcs, no function in sh: one clear line"
+
 # the loader killed with SIGKILL: its probes go with it
 : >/tmp/killed.out
 ./scx_fuzz --points funcs --point-prob 0.001 --point-rate 100000000 -- ./hitloop -n 20000 -r 40 \
