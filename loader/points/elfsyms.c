@@ -22,7 +22,10 @@ int elfsyms_open(const char *path, struct elf_file *f, char *err, size_t len)
 	}
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || elf_getphdrnum(f->elf, &nph)) {
-		snprintf(err, len, "%s is not an ELF file: %s", path, elf_errmsg(-1));
+		int elf_err = elf_errno();
+		const char *why = elf_err ? elf_errmsg(elf_err) : NULL;
+
+		snprintf(err, len, "%s is not an ELF file%s%s", path, why ? ": " : "", why ? why : "");
 		if (f->elf)
 			elf_end(f->elf);
 		close(f->fd);
