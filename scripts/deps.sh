@@ -13,7 +13,7 @@ command -v apt-get >/dev/null || die "apt-get not found: only Debian/Ubuntu are 
 . /etc/os-release
 export DEBIAN_FRONTEND=noninteractive
 
-COMMON="gcc libc6-dev make pkg-config libelf-dev libdw-dev libcapstone-dev libjson-c-dev zlib1g-dev libcriterion-dev \
+COMMON="gcc libc6-dev make pkg-config libelf-dev libdw-dev libbz2-dev liblzma-dev libcapstone-dev libjson-c-dev zlib1g-dev libcriterion-dev \
 qemu-system-x86 busybox-static cpio zstd xz-utils binutils rt-tests file python3 gnuplot-nox \
 default-jdk-headless libinih-dev python3-prometheus-client systemd \
 flex bison bc dwarves libssl-dev"
