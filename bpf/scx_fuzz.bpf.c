@@ -30,6 +30,7 @@
 #include "serial.bpf.h"
 #include "events.bpf.h"
 #include "points.bpf.h"
+#include "images.bpf.h"
 #include "steal.bpf.h"
 #include "stranded.bpf.h"
 
@@ -158,7 +159,7 @@ static void insert_on_cpu(struct task_struct *p, s32 cpu, u64 slice, u64 enq_fla
  * CPU; otherwise it takes the idle CPU select_cpu found, or joins its LLC's
  * queue with jitter. Either way it gets a random slice.
  */
-static void fuzz_enqueue_target(struct task_struct *p, struct task_ctx *tc, u64 enq_flags)
+static void fuzz_enqueue_fuzzed(struct task_struct *p, struct task_ctx *tc, u64 enq_flags)
 {
 	bool preempted = preempt_consume(p), kicked = sync_kick_consume(tc, enq_flags);
 	u64 event = tc->events++, slice = target_slice(tc, event, slice_ns);
@@ -205,6 +206,19 @@ static void fuzz_enqueue_target(struct task_struct *p, struct task_ctx *tc, u64 
 	}
 }
 
+/* A target's enqueue, unless its process still waits for its points. */
+static void fuzz_enqueue_target(struct task_struct *p, struct task_ctx *tc, u64 enq_flags)
+{
+	/* before any draw: how long it waits for its points must not shift its PRNG stream */
+	if (tc->image_wait_until && image_hold(p, tc, enq_flags)) {
+		if (tc->woke_on_idle)	/* hand back the idle CPU select_cpu claimed */
+			kick_cpu(scx_bpf_task_cpu(p), SCX_KICK_IDLE);
+		tc->woke_on_idle = 0;
+		return;
+	}
+	fuzz_enqueue_fuzzed(p, tc, enq_flags);
+}
+
 /*
  * A target enqueued by a CPU going offline is not fuzzed: no hold (a timer),
  * no move to another CPU's queue (this_cpu_leaving); serialized, it still
@@ -248,7 +262,7 @@ void FUZZ_OPS(fuzz_enqueue, struct task_struct *p, u64 enq_flags)
 	if (enq_flags & SCX_ENQ_LAST) {
 		tc = target_ctx(p);
 		/* a serialized target waits for its turn; a preempted one is a fuzzing event */
-		if (tc && (knobs.serialize || preempt_fired(p) || tc->kicked)) {
+		if (tc && (knobs.serialize || preempt_fired(p) || tc->kicked || tc->image_wait_until)) {
 			fuzz_enqueue_target(p, tc, enq_flags);
 			kick_cpu(scx_bpf_task_cpu(p), 0);	/* this CPU looks again (see run_on_as_last) */
 			return;
@@ -329,6 +343,8 @@ void FUZZ_OPS(fuzz_dispatch, s32 cpu, struct task_struct *prev)
 		stat_add(FUZZ_STAT_RESCUED, moved);
 		return;
 	}
+	if (knobs.image_wait_ns)
+		image_release(cpu);
 	if (knobs.delay_max_ns || knobs.mode == FUZZ_MODE_WINDOWS)
 		release_due(llc, cpu, false);
 	if (knobs.serialize && serial_take(cpu))
@@ -364,6 +380,7 @@ void FUZZ_OPS(fuzz_running, struct task_struct *p)
 	if (tc)
 		fuzz_start_run(p, tc);
 	if (tc && tc->target) {
+		image_check_running(p, tc);
 		if (knobs.serialize)
 			serial_running(p, tc);
 		preempt_arm(p, tc, tc->run_start_ns);
@@ -455,6 +472,8 @@ s32 FUZZ_OPS_SLEEPABLE(fuzz_init)
 		err = fuzz_init_queues();
 	if (!err)
 		err = preempt_init();
+	if (!err)
+		err = images_init();
 	return err ? err : serial_init();
 }
 

@@ -23,6 +23,7 @@ struct task_ctx {
 	u64 sync_events;	/* targets it woke or created: the event stream's counter */
 	u64 point_hits;		/* --points it reached: the point stream's counter */
 	u64 own_hold_ns;	/* --hold-share: its own allowance left, before the process's share */
+	u64 image_wait_until;	/* --points: its process waits for its points until then; 0: not */
 	u32 pct_drop_to;	/* --mode pct: a change point falls in this run: the priority after it */
 	s32 last_cpu;		/* where it last ran; -1 never */
 	u8 in_tree;		/* in a registered process tree */

@@ -35,6 +35,7 @@ enum fuzz_dsq_ids {
 	FUZZ_DSQ_LLC_BASE = 0x1000,	/* + LLC index: one vtime-ordered queue per LLC */
 	FUZZ_DSQ_DELAY_BASE = 0x2000,	/* + LLC index: held target tasks, ordered by release time */
 	FUZZ_DSQ_SERIAL = 0x3000,	/* --serialize: runnable targets waiting for their one CPU */
+	FUZZ_DSQ_IMAGE = 0x4000,	/* --points: new processes waiting for their points */
 };
 
 static inline __u64 llc_dsq_id(__u32 llc)
@@ -137,7 +138,30 @@ struct fuzz_knobs {
 					 * [delay_min_ns, delay_max_ns] (fuzz_hold_ns) */
 	__u32 point_ppm;		/* --point-prob: chance a target thread reaching a point is
 					 * preempted (and held) right there; 0: drawn per run */
+	__u64 image_wait_ns;		/* --points: a target process that execs (or a process with
+					 * points that forks) waits at most this long for its points;
+					 * 0: only the command's first process gets points */
 };
+
+/* --points: a target process needs its points (image_rb, read by the loader). */
+enum fuzz_image_kind {
+	FUZZ_IMAGE_EXEC = 1,	/* it ran execve: a new program */
+	FUZZ_IMAGE_FORK = 2,	/* a process with points forked it: same program, no probes yet */
+};
+
+struct fuzz_image_event {
+	__u64 ts_ns;		/* CLOCK_MONOTONIC, when it began to wait */
+	__u32 tgid;
+	__u32 kind;		/* enum fuzz_image_kind */
+	__u32 parent;		/* FUZZ_IMAGE_FORK: the forking process */
+	__u32 _pad;
+};
+
+#define FUZZ_IMAGE_RB_BYTES (256u << 10)
+#define FUZZ_MAX_IMAGE_PROCS	4096			/* processes waiting for, or with, points */
+#define FUZZ_IMAGE_WAIT_NS	(2000ULL * 1000 * 1000)	/* a new process waits at most 2 s */
+#define FUZZ_IMAGE_POLL_NS	(1000ULL * 1000)	/* while some wait: answers looked for every 1 ms */
+#define FUZZ_IMAGE_KICK_NS	(20ULL * 1000)		/* an exec'd thread is taken off its CPU this soon */
 
 /* Per-CPU counters; the loader sums each index over all possible CPUs. */
 enum fuzz_stat {
@@ -180,6 +204,10 @@ enum fuzz_stat {
 	FUZZ_STAT_POINT_ACTS,		/* --points: ... and was preempted there (pct: a change point) */
 	FUZZ_STAT_TURN_KICKS,		/* --serialize: a CPU slow to run the turn it claimed, kicked */
 	FUZZ_STAT_BACKED_OFF,		/* serve: target events left unfuzzed by the back-off */
+	FUZZ_STAT_IMAGE_WAITS,		/* --points: a target process exec'd or forked, and waited for
+					 * its points */
+	FUZZ_STAT_IMAGE_TIMEOUTS,	/* ... and ran on without them: the loader did not answer in time */
+	FUZZ_STAT_IMAGE_WAIT_NS,	/* ... the time those processes waited, in all */
 	FUZZ_NR_STATS,
 };
 

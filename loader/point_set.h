@@ -9,6 +9,8 @@
 
 enum point_kind { POINT_LOCK, POINT_LOCK_RET, POINT_FUNC, POINT_INSN };
 
+enum { POINT_MAX_BINARIES = 64 };
+
 struct point {
 	uint64_t offset;		/* in the file, where the uprobe goes */
 	uint64_t vaddr;			/* the instruction's address in the ELF */
@@ -28,7 +30,8 @@ struct point_set {
 	size_t n, cap;
 	struct point_func *funcs;
 	size_t nfuncs, funcs_cap;
-	char *paths[2];			/* the executable, and the C library of a dynamic one */
+	/* the executable, the C library of a dynamic one; then the programs the target tree runs */
+	char *paths[POINT_MAX_BINARIES];
 	unsigned npaths;
 	bool own_from_dwarf;		/* the program's own functions came from its debug info */
 };

@@ -229,9 +229,10 @@ int knobs_resolve(const struct fuzz_opts *o, struct fuzz_knobs *k, char *err, si
 		k->start_ppm = x->start_ppm;
 	if (set & KNOB_RUN_SCALE)
 		k->scale_ppm = x->scale_ppm;
-	if (o->points)	/* every hit is a step under pct; otherwise a share acts */
+	if (o->points) {	/* every hit is a step under pct; otherwise a share acts */
 		k->point_ppm = (set & KNOB_POINT_PROB) ? x->point_ppm : PCT(10);
-	else if (set & KNOB_POINT_PROB) {
+		k->image_wait_ns = FUZZ_IMAGE_WAIT_NS;	/* the programs the tree runs get theirs */
+	} else if (set & KNOB_POINT_PROB) {
 		snprintf(err, err_len, "--point-prob needs --points");
 		return EXIT_USAGE;
 	}

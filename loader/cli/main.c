@@ -28,6 +28,7 @@
 #include "points.h"
 #include "preflight.h"
 #include "probes.h"
+#include "follow.h"
 #include "serve.h"
 #include "target.h"
 #include "targets.h"
@@ -162,7 +163,8 @@ static int plan_machine(void)
 }
 
 /* --points: choose them in the command's binary (and its C library), and say what was found. */
-static int choose_points(const struct fuzz_opts *o, const char *exe, __u64 seed, struct point_set *ps)
+static int choose_points(const struct fuzz_opts *o, const char *exe, __u64 seed, struct point_set *ps,
+			 struct point_spec *spec_out)
 {
 	struct point_spec spec;
 	size_t kinds[4] = { 0 };
@@ -176,20 +178,22 @@ static int choose_points(const struct fuzz_opts *o, const char *exe, __u64 seed,
 		fprintf(stderr, "scx_fuzz: %s\n", err);
 		return EXIT_USAGE;
 	}
-	/* auto asks for whatever can be placed: where nothing can, the run goes on without points */
+	*spec_out = spec;
+	/* auto asks for whatever can be placed: a wrapper without any passes them on to what it runs */
 	if (points_select(exe, &spec, seed, ps, err, sizeof(err))) {
 		if (!spec.auto_size) {
 			fprintf(stderr, "scx_fuzz: cannot choose points: %s\n", err);
 			return EXIT_USAGE;
 		}
 		points_free(ps);
-		fprintf(stderr, "scx_fuzz: note: --points auto: %s: fuzzing without points\n", err);
+		fprintf(stderr, "scx_fuzz: note: --points auto: %s: points only in the programs it runs\n", err);
 		return 0;
 	}
 	for (size_t i = 0; i < ps->n; i++)
 		kinds[ps->p[i].kind]++;
 	if (!ps->n && spec.auto_size) {
-		fprintf(stderr, "scx_fuzz: note: --points auto: no point found in %s: fuzzing without points\n", exe);
+		fprintf(stderr, "scx_fuzz: note: --points auto: no point found in %s: points only in the programs "
+			"it runs\n", exe);
 		return 0;
 	}
 	if (!ps->n) {
@@ -207,7 +211,7 @@ static int run(const struct fuzz_opts *o)
 {
 	struct campaign c = { .res.o = o, .out = { .fd = -1 } };
 	struct point_set points = { 0 };
-	struct fuzz_opts no_points;
+	struct point_spec spec;
 	char path[PATH_MAX];
 	struct fuzz_knobs knobs;
 	struct utsname u;
@@ -223,12 +227,12 @@ static int run(const struct fuzz_opts *o)
 		return err;
 	if (o->cmd && (err = resolve_cmd(o->cmd[0], path, sizeof(path))))
 		return err;
-	if (o->points && (err = choose_points(o, path, c.res.seed, &points)))
+	if (o->points && (err = choose_points(o, path, c.res.seed, &points, &spec)))
 		goto out_points;
-	if (o->points && !points.n) {	/* --points auto found none: the run is one without points */
-		no_points = *o;
-		no_points.points = NULL;
-		c.res.o = o = &no_points;
+	if (o->points && (err = images_init(&c.follow.images, &points, &spec, c.res.seed, path))) {
+		fprintf(stderr, "scx_fuzz: cannot keep the points of %s: %s\n", path, strerror(-err));
+		err = EXIT_SCHED;
+		goto out_points;
 	}
 	if ((err = plan_machine()))
 		goto out_points;
@@ -247,7 +251,8 @@ static int run(const struct fuzz_opts *o)
 	}
 	sched_set_seed(&s, c.res.seed);
 	install_signals();
-	if ((err = sched_attach(&s)) || (o->points && (err = sched_points_start(&s)))) {
+	if ((err = sched_attach(&s)) || (o->points && (err = sched_points_start(&s))) ||
+	    (o->points && knobs.image_wait_ns && (err = follow_start(&c.follow, &s, &c.probes, o->verbose)))) {
 		sched_destroy(&s);
 		goto out_points;
 	}
@@ -273,6 +278,7 @@ static int run(const struct fuzz_opts *o)
 		sched_print_stats(&s, stderr);
 	probes_free(&c.probes);
 	sched_destroy(&s);
+	images_free(&c.follow.images);
 	points_free(&points);
 	trace_free(&c.trace);
 	capture_close(&c.out);
@@ -281,6 +287,7 @@ static int run(const struct fuzz_opts *o)
 		fprintf(stderr, "scx_fuzz: target exited with status %d\n", c.res.runs[0].status);
 	return ejected ? EXIT_SCHED : status;
 out_points:
+	images_free(&c.follow.images);
 	points_free(&points);
 	return err;
 }

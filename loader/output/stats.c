@@ -46,6 +46,9 @@ const char *const fuzz_stat_names[FUZZ_NR_STATS] = {
 	[FUZZ_STAT_POINT_ACTS] = "point_acts",
 	[FUZZ_STAT_TURN_KICKS] = "turn_kicks",
 	[FUZZ_STAT_BACKED_OFF] = "backed_off",
+	[FUZZ_STAT_IMAGE_WAITS] = "image_waits",
+	[FUZZ_STAT_IMAGE_TIMEOUTS] = "image_timeouts",
+	[FUZZ_STAT_IMAGE_WAIT_NS] = "image_wait_ns",
 };
 
 static double pct(uint64_t part, uint64_t whole)

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * --points as uprobes: for each run, one uprobe_multi link per binary and
- * direction (entries, lock returns), filtered to the run's target process,
- * each point's index as its cookie. The links are file descriptors of this
+ * --points as uprobes: for each process of the run's tree that has points,
+ * one uprobe_multi link per binary and direction (entries, lock returns),
+ * filtered to that process, each point's index as its cookie. The links are file descriptors of this
  * process, so the kernel removes the probes when we exit, even on SIGKILL.
  * An instruction the kernel cannot probe fails a whole link: such a batch is
  * split in halves until the bad points are found and left out. Points hit
  * too often (a trap costs microseconds) are dropped while the run goes on.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,20 @@
 #include "scx_fuzz.h"
 #include "scx_fuzz.skel.h"
 
+static bool grow(void **v, size_t *cap, size_t n, size_t elem)
+{
+	size_t ncap = *cap ? 2 * *cap : 16;
+	void *nv;
+
+	if (n < *cap)
+		return true;
+	if (!(nv = realloc(*v, ncap * elem)))
+		return false;
+	*v = nv;
+	*cap = ncap;
+	return true;
+}
+
 /* Attach points idx[0..n) of one binary and direction; halves a batch the kernel refuses. */
 static void attach_batch(struct probes *pr, struct bpf_program *prog, pid_t pid, const char *path,
 			 const uint32_t *idx, size_t n, bool ret)
@@ -28,7 +43,7 @@ static void attach_batch(struct probes *pr, struct bpf_program *prog, pid_t pid,
 	__u64 *cookies;
 	struct bpf_link *link;
 
-	if (!n || pr->nlinks >= PROBES_MAX_LINKS)
+	if (!n || !grow((void **)&pr->links, &pr->links_cap, pr->nlinks, sizeof(*pr->links)))
 		return;
 	offsets = calloc(n, sizeof(*offsets));
 	cookies = calloc(n, sizeof(*cookies));
@@ -56,35 +71,111 @@ out:
 	free(cookies);
 }
 
-int probes_attach(struct probes *pr, struct scx_fuzz *skel, const struct point_set *ps, pid_t pid)
+/* One process's points, a link per binary and direction; how many were placed. */
+static size_t attach_proc(struct probes *pr, struct scx_fuzz *skel, struct probe_proc *pp)
 {
-	uint32_t *idx = calloc(ps->n ? ps->n : 1, sizeof(*idx));
+	uint32_t *batch = calloc(pp->n ? pp->n : 1, sizeof(*batch));
+	size_t before = pr->placed;
 
-	pr->ps = ps;
-	pr->nlinks = 0;
-	pr->placed = pr->refused = 0;
-	if (!idx)
-		return -ENOMEM;
-	for (unsigned b = 0; b < ps->npaths; b++) {
+	pp->first_link = pr->nlinks;
+	pp->nr_links = 0;
+	if (!batch)
+		return 0;
+	for (unsigned b = 0; b < pr->ps->npaths; b++) {
 		for (int ret = 0; ret <= 1; ret++) {
 			size_t n = 0;
 
-			for (size_t i = 0; i < ps->n; i++)
-				if (ps->p[i].binary == b && (ps->p[i].kind == POINT_LOCK_RET) == ret &&
-				    !probes_dropped(pr, i))
-					idx[n++] = i;
-			attach_batch(pr, skel->progs.fuzz_point_hit, pid, ps->paths[b], idx, n, ret);
+			for (size_t i = 0; i < pp->n; i++) {
+				const struct point *p = &pr->ps->p[pp->idx[i]];
+
+				if (p->binary == b && (p->kind == POINT_LOCK_RET) == ret && !probes_dropped(pr, pp->idx[i]))
+					batch[n++] = pp->idx[i];
+			}
+			attach_batch(pr, skel->progs.fuzz_point_hit, pp->pid, pr->ps->paths[b], batch, n, ret);
 		}
 	}
-	free(idx);
-	return pr->placed ? 0 : -(pr->last_err ? pr->last_err : ENOENT);
+	pp->nr_links = pr->nlinks - pp->first_link;
+	free(batch);
+	return pr->placed - before;
+}
+
+long probes_add(struct probes *pr, struct scx_fuzz *skel, const struct point_set *ps, pid_t pid,
+		const uint32_t *idx, size_t n)
+{
+	struct probe_proc *pp;
+	size_t placed;
+
+	pr->ps = ps;
+	if (!pr->last_hits)
+		pr->last_hits = calloc(FUZZ_MAX_POINTS, sizeof(*pr->last_hits));
+	if (!pr->dropped)
+		pr->dropped = calloc(FUZZ_MAX_POINTS / 8, 1);
+	if (!pr->last_hits || !pr->dropped ||
+	    !grow((void **)&pr->procs, &pr->procs_cap, pr->nprocs, sizeof(*pr->procs)))
+		return -ENOMEM;
+	pp = &pr->procs[pr->nprocs++];
+	*pp = (struct probe_proc){ .pid = pid, .idx = idx, .n = n };
+	if (!n)
+		return 0;
+	pr->last_err = 0;
+	placed = attach_proc(pr, skel, pp);
+	return placed ? (long)placed : -(pr->last_err ? pr->last_err : ENOENT);
+}
+
+const uint32_t *probes_of(const struct probes *pr, pid_t pid, bool *known)
+{
+	for (size_t i = 0; i < pr->nprocs; i++) {
+		if (pr->procs[i].pid == pid) {
+			*known = true;
+			return pr->procs[i].idx;
+		}
+	}
+	*known = false;
+	return NULL;
+}
+
+void probes_remove(struct probes *pr, pid_t pid)
+{
+	for (size_t i = 0; i < pr->nprocs; i++) {
+		struct probe_proc *pp = &pr->procs[i];
+
+		if (pp->pid != pid)
+			continue;
+		for (size_t l = pp->first_link; l < pp->first_link + pp->nr_links; l++) {
+			bpf_link__destroy(pr->links[l]);
+			pr->links[l] = NULL;
+		}
+		pr->procs[i] = pr->procs[--pr->nprocs];
+		return;
+	}
+}
+
+static void destroy_links(struct probes *pr)
+{
+	for (size_t i = 0; i < pr->nlinks; i++)
+		bpf_link__destroy(pr->links[i]);
+	pr->nlinks = 0;
+}
+
+void probes_reattach(struct probes *pr, struct scx_fuzz *skel)
+{
+	size_t live = 0;
+
+	destroy_links(pr);
+	for (size_t i = 0; i < pr->nprocs; i++) {
+		if (kill(pr->procs[i].pid, 0) && errno == ESRCH)
+			continue;	/* gone: its links went with it */
+		pr->procs[live++] = pr->procs[i];
+		attach_proc(pr, skel, &pr->procs[live - 1]);
+	}
+	pr->nprocs = live;
 }
 
 void probes_detach(struct probes *pr)
 {
-	for (int i = 0; i < pr->nlinks; i++)
-		bpf_link__destroy(pr->links[i]);
-	pr->nlinks = 0;
+	destroy_links(pr);
+	pr->nprocs = 0;
+	pr->placed = pr->refused = 0;
 }
 
 bool probes_dropped(const struct probes *pr, size_t i)
@@ -108,11 +199,7 @@ static void read_hits(const struct point_set *ps, struct scx_fuzz *skel, __u64 *
 /* A run starts: the hits so far are the baseline of its first check (earlier runs' do not count). */
 void probes_baseline(struct probes *pr, struct scx_fuzz *skel)
 {
-	if (!pr->ps || !pr->ps->n)
-		return;
-	if (!pr->last_hits)
-		pr->last_hits = calloc(pr->ps->n, sizeof(*pr->last_hits));
-	if (pr->last_hits)
+	if (pr->ps && pr->ps->n && pr->last_hits)
 		read_hits(pr->ps, skel, pr->last_hits);
 }
 
@@ -126,10 +213,6 @@ size_t probes_drop_hot(struct probes *pr, struct scx_fuzz *skel, double secs, do
 	if (!ps || !ps->n || secs <= 0)
 		return 0;
 	hits = calloc(ps->n, sizeof(*hits));
-	if (!pr->last_hits)
-		pr->last_hits = calloc(ps->n, sizeof(*pr->last_hits));
-	if (!pr->dropped)
-		pr->dropped = calloc((ps->n + 7) / 8, 1);
 	if (!hits || !pr->last_hits || !pr->dropped) {
 		free(hits);
 		return 0;
@@ -166,8 +249,9 @@ size_t probes_drop_hot(struct probes *pr, struct scx_fuzz *skel, double secs, do
 void probes_free(struct probes *pr)
 {
 	probes_detach(pr);
+	free(pr->links);
+	free(pr->procs);
 	free(pr->dropped);
 	free(pr->last_hits);
-	pr->dropped = NULL;
-	pr->last_hits = NULL;
+	memset(pr, 0, sizeof(*pr));
 }

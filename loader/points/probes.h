@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* --points placed as uprobes in the target process (probes.c). */
+/* --points placed as uprobes in the target tree's processes (probes.c). */
 #ifndef FUZZ_PROBES_H
 #define FUZZ_PROBES_H
 
@@ -14,12 +14,20 @@
 struct scx_fuzz;
 struct bpf_link;
 
-enum { PROBES_MAX_LINKS = 64 };
+/* A process with points: which of the shared set (the idx list belongs to its image). */
+struct probe_proc {
+	pid_t pid;
+	const uint32_t *idx;
+	size_t n;
+	size_t first_link, nr_links;	/* its links in probes.links */
+};
 
 struct probes {
 	const struct point_set *ps;
-	struct bpf_link *links[PROBES_MAX_LINKS];
-	int nlinks;
+	struct bpf_link **links;
+	size_t nlinks, links_cap;
+	struct probe_proc *procs;
+	size_t nprocs, procs_cap;
 	size_t placed, refused;	/* this run: points the kernel took, and refused */
 	int last_err;		/* errno of the last refusal */
 	uint8_t *dropped;	/* bitmap: points hit too often, left out from now on */
@@ -27,8 +35,16 @@ struct probes {
 	__u64 *last_hits;	/* each point's hits at the last check */
 };
 
-/* Place the points in process `pid`; 0, or -errno when none could be placed. */
-int probes_attach(struct probes *pr, struct scx_fuzz *skel, const struct point_set *ps, pid_t pid);
+/* Place points idx[0..n) of `ps` in process `pid`: how many the kernel took, or -errno. */
+long probes_add(struct probes *pr, struct scx_fuzz *skel, const struct point_set *ps, pid_t pid,
+		const uint32_t *idx, size_t n);
+/* The point list process `pid` has (its image's), or NULL if it has none. */
+const uint32_t *probes_of(const struct probes *pr, pid_t pid, bool *known);
+/* Process `pid` runs another program now: its links go. */
+void probes_remove(struct probes *pr, pid_t pid);
+/* Place them all again, without the dropped ones, in the processes still alive. */
+void probes_reattach(struct probes *pr, struct scx_fuzz *skel);
+/* The run is over: every link goes, and every process is forgotten. */
 void probes_detach(struct probes *pr);
 bool probes_dropped(const struct probes *pr, size_t i);
 void probes_baseline(struct probes *pr, struct scx_fuzz *skel);

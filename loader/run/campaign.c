@@ -34,13 +34,14 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Sleep until output or trace events arrive, at most 50 ms. */
+/* Sleep until output, trace events or a new process of the tree arrive, at most 50 ms. */
 static void wait_io(struct campaign *c)
 {
-	struct pollfd fds[2] = { { .fd = c->out.fd, .events = POLLIN },
-				 { .fd = sched_trace_fd(c->s), .events = POLLIN } };
+	struct pollfd fds[3] = { { .fd = c->out.fd, .events = POLLIN },
+				 { .fd = sched_trace_fd(c->s), .events = POLLIN },
+				 { .fd = follow_fd(&c->follow), .events = POLLIN } };
 
-	poll(fds, 2, 50);
+	poll(fds, 3, 50);
 }
 
 /* While the run goes on: a stop signal is forwarded, an ejection reported once, stats printed. */
@@ -117,22 +118,23 @@ static uint64_t pct_expected_steps(const struct campaign *c)
 	return most ? most : FUZZ_PCT_DEFAULT_STEPS;
 }
 
-/* --points: the uprobes in the run's process, before it execs. */
+/* --points: the uprobes of the command's own program in the run's process, before it execs. */
 static int place_points(struct campaign *c, struct run *r, pid_t pid)
 {
-	int err = probes_attach(&c->probes, c->s->skel, c->res.points, pid);
+	const struct image *own = &c->follow.images.v[0];
+	long placed = probes_add(&c->probes, c->s->skel, c->res.points, pid, own->idx, own->n);
 
 	probes_baseline(&c->probes, c->s->skel);
-
-	r->points_placed = c->probes.placed;
-	if (err) {
-		fprintf(stderr, "scx_fuzz: cannot place any of the %zu points in %s: %s\n", c->res.points->n,
-			c->res.points->paths[0], strerror(-err));
+	r->points_placed = placed > 0 ? placed : 0;
+	if (placed < 0 && own->n) {
+		fprintf(stderr, "scx_fuzz: cannot place any of the %zu points in %s: %s\n", own->n,
+			c->res.points->paths[0], strerror((int)-placed));
 		return EXIT_SCHED;
 	}
 	if (c->probes.refused && r->n == 1)
 		fprintf(stderr, "scx_fuzz: the kernel refused %zu of the %zu points (%s)\n", c->probes.refused,
-			c->res.points->n, strerror(c->probes.last_err));
+			own->n, strerror(c->probes.last_err));
+	follow_command(&c->follow, pid, placed > 0);
 	r->point_ppm = c->knobs->point_ppm ? c->knobs->point_ppm :
 		       fuzz_point_ppm(r->seed, FUZZ_POINT_PPM_MIN, FUZZ_POINT_PPM_MAX);
 	sched_point_log_reset(c->s, r->point_ppm);
@@ -142,7 +144,7 @@ static int place_points(struct campaign *c, struct run *r, pid_t pid)
 /* Every second: when points are hit more often than --point-rate allows, the hottest go (a
  * shorter run, or a burst within a second, keeps them all). */
 #define POINTS_CHECK_S 1.0
-static void cool_points(struct campaign *c, pid_t pid, double *next)
+static void cool_points(struct campaign *c, double *next)
 {
 	double now = now_s();
 	size_t n;
@@ -153,8 +155,7 @@ static void cool_points(struct campaign *c, pid_t pid, double *next)
 	*next = now + POINTS_CHECK_S;
 	if (!n)
 		return;
-	probes_detach(&c->probes);
-	probes_attach(&c->probes, c->s->skel, c->res.points, pid);
+	probes_reattach(&c->probes, c->s->skel);
 	fprintf(stderr, "scx_fuzz: points hit more than %.0f times a second: the %zu hottest dropped (%zu in all)\n",
 		c->res.o->point_rate, n, c->probes.nr_dropped);
 }
@@ -211,11 +212,12 @@ static int run_once(struct campaign *c, struct run *r)
 	errcheck_init(&check, o->error_cmd, o->error_interval_s, start);
 	while (!(reaped = tree_reap(t.pid, &wstatus, &check))) {
 		wait_io(c);
+		follow_drain(&c->follow);
 		capture_read(&c->out);
 		sched_trace_drain(c->s);
 		watch(c, t.pid, &forwarded, &next_stats);
 		if (c->res.points)
-			cool_points(c, t.pid, &next_points);
+			cool_points(c, &next_points);
 		if (o->timeout_s && now_s() - start >= o->timeout_s) {
 			timed_out = true;
 			break;
@@ -230,6 +232,8 @@ static int run_once(struct campaign *c, struct run *r)
 	}
 	r->duration_s = now_s() - start;
 	if (c->res.points) {
+		follow_drain(&c->follow);
+		r->points_placed = c->probes.placed;
 		probes_detach(&c->probes);
 		r->nr_acts = sched_point_log(c->s, r->acts, FUZZ_POINT_LOG);
 	}

@@ -13,6 +13,7 @@
 #include "sched.h"
 #include "capture.h"
 #include "probes.h"
+#include "follow.h"
 #include "trace.h"
 
 /* The runner's state; `res` is all output/ is given. */
@@ -26,6 +27,7 @@ struct campaign {
 	struct trace trace;	/* the current run's events (--trace) */
 	const struct fuzz_knobs *knobs;	/* as loaded */
 	struct probes probes;
+	struct follow follow;		/* --points: the tree's programs and their points */
 };
 
 /* set by cli/main.c's SIGINT/SIGTERM handler: the signal, 0 if none */

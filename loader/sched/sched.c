@@ -309,6 +309,12 @@ void sched_print_stats(const struct sched *s, FILE *out)
 /* Unregister from the kernel; ops.exit has run when this returns. */
 void sched_detach(struct sched *s)
 {
+	struct bpf_link **links[] = { &s->exec_link, &s->fork_link };
+
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		bpf_link__destroy(*links[i]);
+		*links[i] = NULL;
+	}
 	if (s->points_link) {
 		bpf_link__destroy(s->points_link);
 		s->points_link = NULL;
@@ -331,6 +337,8 @@ void sched_destroy(struct sched *s)
 		ring_buffer__free(s->rb);
 		s->rb = NULL;
 	}
+	ring_buffer__free(s->images_rb);
+	s->images_rb = NULL;
 	if (s->skel) {
 		scx_fuzz__destroy(s->skel);
 		s->skel = NULL;

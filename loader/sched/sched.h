@@ -20,6 +20,9 @@ struct sched {
 	struct ring_buffer *rb;		/* --trace */
 	struct bpf_link *points_link;	/* --points: the handler of point traps ... */
 	struct bpf_link *returns_link;	/* ... and of return probes */
+	struct bpf_link *exec_link;	/* --points: target processes that exec ... */
+	struct bpf_link *fork_link;	/* ... or fork, told to the loader (execwait.c) */
+	struct ring_buffer *images_rb;
 };
 
 int sched_open_load(struct sched *s, const struct fuzz_opts *o, const struct fuzz_plan *plan,
