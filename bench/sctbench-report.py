@@ -41,6 +41,8 @@ def tally(prog, mode):
 
 
 out = [f"# SCTBench concurrent-software programs under scx_fuzz ({kernel}, {cpus} CPUs, {nruns} runs each)", ""]
+if os.environ.get("SCTBENCH_BUILD"):
+    out += [f"Built and started: {os.environ['SCTBENCH_BUILD']}.", ""]
 out.append("Modes: " + "; ".join(f"`{m}` = " + (f"`scx_fuzz {flags[m]}`" if flags[m] else
                                                     ("the default scheduler" if m == "default" else "`scx_fuzz` (no flags)"))
                                   for m in modes) + ".")

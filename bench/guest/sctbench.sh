@@ -2,11 +2,15 @@
 # order of modes rotating from block to block so emulator drift hits all
 # alike. A mode is a line "NAME<TAB>FLAGS" of MODES; NAME "default" runs the
 # program without scx_fuzz, any other runs a campaign: scx_fuzz FLAGS --repeat.
-# Prints one RESULT line per run. Runs in the guest (busybox sh).
+# Prints one RESULT line per run. Runs in the guest (busybox sh). With
+# SCTBENCH_WRAP=1 each program is started as a harness does: sh -c './PROG'.
 # usage: sctbench.sh RUNS BLOCK TIMEOUT MODES PROGRAM...
 runs=$1 block=$2 limit=$3 modes=$4
 shift 4
 now() { cut -d' ' -f1 /proc/uptime; }
+cmd() {  # PROG: how it is started
+	if [ "${SCTBENCH_WRAP:-0}" = 1 ]; then echo "sh -c ./$1"; else echo "./$1"; fi
+}
 for p in ./scx_fuzz "$@"; do
 	[ -x "./${p#./}" ] || { echo "BENCH-ERROR: ${p#./} is not in the guest"; exit 3; }
 done
@@ -21,7 +25,8 @@ run_default() {  # PROG BLOCK N
 	while [ $i -lt "$3" ]; do
 		i=$((i + 1))
 		t0=$(now)
-		timeout -s KILL "$limit" "./$1" >/dev/null 2>&1
+		# shellcheck disable=SC2046
+		timeout -s KILL "$limit" $(cmd "$1") >/dev/null 2>&1
 		rc=$?
 		case $rc in 0) r=pass ;; 137) r=hang ;; 126|127) r=error ;; *) r=fail ;; esac
 		result "$1" default "$2" - "$r" "$rc" "$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')"
@@ -31,7 +36,11 @@ run_default() {  # PROG BLOCK N
 run_fuzz() {  # PROG MODE FLAGS BLOCK N SEED
 	# shellcheck disable=SC2086
 	local crc got w1 w2 rn w4 rseed res rest secs r
-	./scx_fuzz $3 --seed "$6" --repeat "$5" --timeout "$limit" -- "./$1" >/tmp/sct.out 2>&1
+	if [ "${SCTBENCH_WRAP:-0}" = 1 ]; then
+		./scx_fuzz $3 --seed "$6" --repeat "$5" --timeout "$limit" -- sh -c "./$1" >/tmp/sct.out 2>&1
+	else
+		./scx_fuzz $3 --seed "$6" --repeat "$5" --timeout "$limit" -- "./$1" >/tmp/sct.out 2>&1
+	fi
 	crc=$?
 	case $crc in 0|1) ;; *)
 		echo "BENCH-WARN: $2 on $1: scx_fuzz exit $crc"; tail -n 5 /tmp/sct.out | sed 's/^/    /' ;;

@@ -1,9 +1,9 @@
 # --points: a race one instruction wide (examples/pairstore) is quiet under the
 # default scheduler and under scx_fuzz's defaults, and found by --points auto,
 # whose failure report names the instruction, also when a shell runs it; --mode
-# pct counts point hits as steps; points hit too often are dropped; a process
-# outside the tree never traps; and the probes go when the loader dies by
-# SIGKILL. Runs in the guest.
+# pct counts point hits as steps; points hit too often are dropped; a forked
+# child gets points too; a process outside the tree never traps; and the
+# probes go when the loader dies by SIGKILL. Runs in the guest.
 # usage: points.sh [RUNS_DEFAULT [RUNS_FUZZ]]
 . ./lib.sh
 runs_default=${1:-10} runs_fuzz=${2:-7}
@@ -17,7 +17,8 @@ expect_quiet "$fails" "$runs_default" "pairstore"
 ./scx_fuzz --repeat "$runs_fuzz" --timeout 20 --seed 2 --json /tmp/plain.json -- ./pairstore >"$OUT" 2>&1
 expect_cmp "$(failures /tmp/plain.json)" "<=" "$QUIET_MAX" \
 	"pairstore: quiet (at most $QUIET_MAX of $runs_fuzz runs) under scx_fuzz without points"
-# found in about half the runs (docs/benchmarks.md): a campaign of 12 misses it by chance < 3 in 10 000
+# found in 21 of 30 runs (2026-12-07, 3 campaigns of 10, 7.3.4): a campaign of 12 misses it by
+# chance about 5 in 10^7
 run_cmd ./scx_fuzz --points auto --until-failure --repeat 12 --timeout 20 --seed 2 --json /tmp/points.json -- ./pairstore
 expect_out "^scx_fuzz: [0-9]+ points in \\./pairstore: [0-9]+ lock calls, [0-9]+ functions, [0-9]+ instructions$" \
 	"the points found are reported"
@@ -58,8 +59,8 @@ expect_rc 2 "--points funcs, no function in sh: a usage error"
 expect_out "^scx_fuzz: --points funcs: no point found in " "--points funcs, no function in sh: one clear line"
 
 # through a wrapper, as make, ctest and CI scripts start programs: the shell execs the program,
-# which waits for its points before it runs (docs/design.md, "Points"); found in 25 of 30 runs
-# (2026-12-07, 3 campaigns of 10): a campaign of 12 misses it by chance < 1 in 10^8
+# which waits for its points before it runs (docs/design.md, "Points"); found in 23 of 30 runs
+# (2026-12-07, 3 campaigns of 10, 7.3.4): a campaign of 12 misses it by chance about 2 in 10^8
 run_cmd ./scx_fuzz --points auto --until-failure --repeat 12 --timeout 20 --seed 2 --json /tmp/sh.json \
 	-- sh -c './pairstore'
 expect_out "^scx_fuzz: [0-9]+ points in [^ ]*/pairstore, run by the target: [0-9]+ lock calls" \
@@ -86,6 +87,14 @@ expect_cmp "${outside:-999}" "<" "$(awk -v f="${inside:-0}" 'BEGIN { print f / 1
 	"the program sh -c forks and execs traps at its points; the same file outside the tree does not"
 wait $loader
 expect_cmp "$?" "==" 0 "sh -c './hitloop; exit \$?' under --points auto: its status kept"
+
+# a child the program forks without exec gets links of its own (the parent's are filtered to it)
+run_cmd ./scx_fuzz --points auto --point-prob 0.001 --point-rate 100000000 --seed 2 -- ./hitloop -f -n 2000 -r 2
+expect_rc 0 "hitloop -f under --points auto completes"
+forked=$(sed -n 's/.*round 2: .*, \([0-9.]*\) us per call/\1/p' "$OUT")
+echo "    | round 2 in the forked child: ${forked:-?} us per call"
+expect_cmp "${forked:-0}" ">" "$(awk -v f="${outside:-999}" 'BEGIN { print f * 10 }')" \
+	"a child forked without exec traps at its points"
 
 # the loader killed with SIGKILL: its probes go with it
 : >/tmp/killed.out
