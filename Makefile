@@ -44,7 +44,8 @@ UNIT_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRCS))
 
 # Small static programs the VM tests and benchmarks run in the guest, and the racy examples.
 PROGS := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c)) \
-	$(patsubst examples/%.c,$(BUILD)/progs/%,$(wildcard examples/*.c))
+	$(patsubst examples/%.c,$(BUILD)/progs/%,$(wildcard examples/*.c)) \
+	$(BUILD)/progs/pairdyn
 
 # The seed's demo in Java (examples/java), run in the VM with the host's JDK.
 JAVA_DEMO := $(BUILD)/java/expiry.jar
@@ -120,6 +121,14 @@ $(BUILD)/progs/%: tests/progs/%.c | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) -static -pthread $< -o $@
 
+# A dynamic program whose race is in its own library (tests/progs/lib), found at $ORIGIN.
+$(BUILD)/progs/libpairlib.so: tests/progs/lib/pairlib.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)$(CC) -O2 -fPIC -shared -Wall $< -o $@
+
+$(BUILD)/progs/pairdyn: tests/progs/lib/pairdyn.c $(BUILD)/progs/libpairlib.so | $(DEPS_OK)
+	$(call msg,CC,$@)$(CC) $(CFLAGS) -pthread $< -L$(BUILD)/progs -lpairlib -Wl,-rpath,'$$ORIGIN' -o $@
+
 $(BUILD)/progs/%: examples/%.c examples/busywork.h | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) -static -pthread $< -o $@
@@ -136,7 +145,7 @@ $(BUILD)/tests/unit/%.o: tests/unit/%.c $(SKEL) | $(DEPS_OK)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) $(LOADER_INC) -c $< -o $@
 
 # Binaries as releases are built (no -g; static; stripped) for the --points unit tests.
-UNIT_FIXTURES := $(BUILD)/fixtures/own-static $(BUILD)/fixtures/own-stripped
+UNIT_FIXTURES := $(BUILD)/fixtures/own-static $(BUILD)/fixtures/own-stripped $(BUILD)/progs/pairdyn
 $(BUILD)/fixtures/own-static: tests/fixtures/own_funcs.c | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) -O1 -static -pthread $< -o $@

@@ -168,7 +168,7 @@ static int choose_points(const struct fuzz_opts *o, const char *exe, __u64 seed,
 {
 	struct point_spec spec;
 	size_t kinds[4] = { 0 };
-	char err[512];
+	char err[512], also[1024] = "";
 
 	if (!o->cmd) {
 		fprintf(stderr, "scx_fuzz: --points needs a command (-- CMD)\n");
@@ -200,9 +200,11 @@ static int choose_points(const struct fuzz_opts *o, const char *exe, __u64 seed,
 		fprintf(stderr, "scx_fuzz: --points %s: no point found in %s\n", o->points, exe);
 		return EXIT_USAGE;
 	}
-	fprintf(stderr, "scx_fuzz: %zu points in %s%s%s: %zu lock calls, %zu functions, %zu instructions%s\n",
-		ps->n, exe, ps->npaths > 1 ? " and " : "", ps->npaths > 1 ? ps->paths[1] : "",
-		kinds[POINT_LOCK] + kinds[POINT_LOCK_RET], kinds[POINT_FUNC], kinds[POINT_INSN],
+	for (unsigned b = 1; b < ps->npaths; b++)	/* its C library, then its own libraries */
+		snprintf(also + strlen(also), sizeof(also) - strlen(also), "%s%s", b > 1 ? ", " : " and ",
+			 ps->paths[b]);
+	fprintf(stderr, "scx_fuzz: %zu points in %s%s: %zu lock calls, %zu functions, %zu instructions%s\n",
+		ps->n, exe, also, kinds[POINT_LOCK] + kinds[POINT_LOCK_RET], kinds[POINT_FUNC], kinds[POINT_INSN],
 		ps->own_from_dwarf ? "" : " (no debug info: its own functions told by name)");
 	return 0;
 }

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "elfsyms.h"
+#include "needed.h"
 #include "fuzz_rand.h"
 #include "points.h"
 #include "runtime.h"
@@ -117,6 +118,7 @@ static int add_func(struct point_set *ps, const char *name, uint64_t vaddr, uint
 
 struct own_ctx {
 	struct point_set *ps;
+	uint32_t bin;
 	uint64_t *entries;	/* from DWARF; NULL: by name */
 	size_t nentries;
 	bool static_link;	/* the C library is linked in */
@@ -133,7 +135,7 @@ static int take_own(void *arg, const char *name, const char *file, GElf_Sym *sym
 	} else {
 		own = !runtime_func(name, file, c->static_link);
 	}
-	return own ? add_func(c->ps, name, sym->st_value, sym->st_size, 0) : 0;
+	return own ? add_func(c->ps, name, sym->st_value, sym->st_size, c->bin) : 0;
 }
 
 struct lock_ctx {
@@ -161,8 +163,8 @@ static int take_lock(void *arg, const char *name, const char *file, GElf_Sym *sy
 	return 0;
 }
 
-/* Every instruction boundary inside the own functions, past each entry. */
-static int own_insns(Elf *elf, const struct point_set *ps, size_t nfuncs, uint64_t **out, uint32_t **fn_of)
+/* Every instruction boundary inside functions [f0, f1), past each entry. */
+static int own_insns(Elf *elf, const struct point_set *ps, size_t f0, size_t f1, uint64_t **out, uint32_t **fn_of)
 {
 	size_t n = 0, cap = 0;
 	uint64_t *v = NULL;
@@ -173,7 +175,7 @@ static int own_insns(Elf *elf, const struct point_set *ps, size_t nfuncs, uint64
 		return -1;
 	cs_insn *insn = cs_malloc(cs);
 
-	for (size_t i = 0; insn && i < nfuncs; i++) {
+	for (size_t i = f0; insn && i < f1; i++) {
 		const struct point_func *fn = &ps->funcs[i];
 		GElf_Shdr sh;
 		Elf_Scn *scn = code_section(elf, fn->vaddr, &sh);
@@ -229,93 +231,132 @@ static size_t sample(uint64_t *v, uint32_t *f, size_t n, size_t k, uint64_t seed
 	return k;
 }
 
+/*
+ * The own functions of one binary (index bin: the executable or one of its own
+ * libraries) and instruction boundaries inside them, as points. 1: out of room.
+ */
+static int own_points(const struct elf_file *ef, uint32_t bin, const struct point_spec *spec, uint64_t seed,
+		      struct point_set *ps)
+{
+	struct own_ctx own = { .ps = ps, .bin = bin, .static_link = !ef->dynamic };
+	size_t f0 = ps->nfuncs, nown, nfn, ni = 0;
+	uint64_t *insns = NULL, *fns = NULL;
+	uint32_t *fn_of = NULL, *fidx = NULL;
+	int n, ret = -1;
+
+	own.nentries = dwarf_entries(ef->elf, &own.entries);
+	if (!bin)
+		ps->own_from_dwarf = own.nentries > 0;
+	if ((spec->funcs || spec->insns) && for_each_func(ef->elf, take_own, &own))
+		goto out;
+	nfn = nown = ps->nfuncs - f0;
+	fns = calloc(nown ? nown : 1, sizeof(*fns));
+	fidx = calloc(nown ? nown : 1, sizeof(*fidx));
+	if (!fns || !fidx)
+		goto out;
+	if (spec->insns && (n = own_insns(ef->elf, ps, f0, ps->nfuncs, &insns, &fn_of)) > 0)
+		ni = n;
+	for (size_t i = 0; i < nown; i++)
+		fns[i] = ps->funcs[f0 + i].vaddr, fidx[i] = f0 + i;
+	/* auto: every instruction of a small binary; of a large one, a sample (traps cost) */
+	if (spec->auto_size && ni > AUTO_ALL_INSNS) {
+		ni = sample(insns, fn_of, ni, AUTO_SAMPLE_INSNS, seed);
+		nfn = sample(fns, fidx, nown, AUTO_SAMPLE_FUNCS, seed + 1);
+	} else {
+		ni = sample(insns, fn_of, ni, spec->max_insns, seed);
+	}
+	ret = 0;
+	for (size_t i = 0; spec->funcs && i < nfn && !ret; i++) {
+		GElf_Shdr sh;
+
+		if (code_section(ef->elf, fns[i], &sh))
+			ret = add_point(ps, fns[i] - sh.sh_addr + sh.sh_offset, fns[i], bin, fidx[i], POINT_FUNC) ? 1 : 0;
+	}
+	for (size_t i = 0; i < ni && !ret; i++) {
+		GElf_Shdr sh;
+
+		if (code_section(ef->elf, insns[i], &sh))
+			ret = add_point(ps, insns[i] - sh.sh_addr + sh.sh_offset, insns[i], bin, fn_of[i], POINT_INSN) ? 1 : 0;
+	}
+out:
+	free(fns);
+	free(fidx);
+	free(insns);
+	free(fn_of);
+	free(own.entries);
+	return ret;
+}
+
+/* The lock calls of the C library a dynamic program maps. 1: out of room. */
+static int libc_locks(struct point_set *ps, char *err, size_t len)
+{
+	struct elf_file lf;
+	char *libc = find_libc();
+	uint32_t bin = ps->npaths;
+	int n;
+
+	if (!libc || ps->npaths >= POINT_MAX_BINARIES || elfsyms_open(libc, &lf, err, len)) {
+		free(libc);
+		return 0;
+	}
+	ps->paths[ps->npaths++] = libc;
+	n = for_each_func(lf.elf, take_lock, &(struct lock_ctx){ ps, lf.elf, bin });
+	elfsyms_close(&lf);
+	return n ? 1 : 0;
+}
+
+/* The program's own shared libraries (needed.c), each a binary with its own points. */
+static int own_library_points(const char *exe, const struct point_spec *spec, uint64_t seed,
+			      struct point_set *ps)
+{
+	char *libs[POINT_MAX_BINARIES];
+	size_t n = own_libraries(exe, libs, POINT_MAX_BINARIES - ps->npaths), i;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		struct elf_file lf;
+		char err[256];
+
+		if (elfsyms_open(libs[i], &lf, err, sizeof(err)))
+			continue;
+		uint32_t bin = ps->npaths++;
+
+		ps->paths[bin] = libs[i];
+		libs[i] = NULL;
+		ret = own_points(&lf, bin, spec, seed + bin, ps);
+		elfsyms_close(&lf);
+	}
+	for (i = 0; i < n; i++)
+		free(libs[i]);
+	return ret;
+}
+
 int points_select(const char *exe, const struct point_spec *spec, uint64_t seed, struct point_set *ps,
 		  char *err, size_t len)
 {
-	struct elf_file ef, lf;
-	struct own_ctx own = { .ps = ps };
-	uint64_t *insns = NULL;
-	uint32_t *fn_of = NULL;
-	int n, ret = -1;
+	struct elf_file ef;
+	int r;
 
 	memset(ps, 0, sizeof(*ps));
 	elf_version(EV_CURRENT);
 	if (elfsyms_open(exe, &ef, err, len))
 		return -1;
 	ps->paths[ps->npaths++] = realpath(exe, NULL);
-	own.nentries = dwarf_entries(ef.elf, &own.entries);
-	own.static_link = !ef.dynamic;
-	ps->own_from_dwarf = own.nentries > 0;
-	if ((spec->funcs || spec->insns) && for_each_func(ef.elf, take_own, &own))
-		goto oom;
-	size_t nown = ps->nfuncs, nfn = nown, ni = 0;
-	uint64_t *fns = calloc(nown ? nown : 1, sizeof(*fns));
-	uint32_t *fidx = calloc(nown ? nown : 1, sizeof(*fidx));
-
-	if (!fns || !fidx) {
-		free(fns);
-		free(fidx);
-		goto oom;
-	}
-	if (spec->insns && (n = own_insns(ef.elf, ps, nown, &insns, &fn_of)) > 0)
-		ni = n;
-	/* auto: every instruction of a small program; of a large one, a sample (traps cost) */
-	if (spec->auto_size && ni > AUTO_ALL_INSNS) {
-		ni = sample(insns, fn_of, ni, AUTO_SAMPLE_INSNS, seed);
-		for (size_t i = 0; i < nown; i++)
-			fns[i] = ps->funcs[i].vaddr, fidx[i] = i;
-		nfn = sample(fns, fidx, nown, AUTO_SAMPLE_FUNCS, seed + 1);
-	} else {
-		ni = sample(insns, fn_of, ni, spec->max_insns, seed);
-		for (size_t i = 0; i < nown; i++)
-			fns[i] = ps->funcs[i].vaddr, fidx[i] = i;
-	}
-	for (size_t i = 0; spec->funcs && i < nfn; i++) {
-		GElf_Shdr sh;
-
-		if (code_section(ef.elf, fns[i], &sh) &&
-		    add_point(ps, fns[i] - sh.sh_addr + sh.sh_offset, fns[i], 0, fidx[i], POINT_FUNC))
-			break;
-	}
-	free(fns);
-	free(fidx);
-	for (size_t i = 0; i < ni; i++) {
-		GElf_Shdr sh;
-
-		if (code_section(ef.elf, insns[i], &sh) &&
-		    add_point(ps, insns[i] - sh.sh_addr + sh.sh_offset, insns[i], 0, fn_of[i], POINT_INSN))
-			goto full;
-	}
-	if (spec->locks && !ef.dynamic && for_each_func(ef.elf, take_lock, &(struct lock_ctx){ ps, ef.elf, 0 }))
-		goto full;
-	if (spec->locks && ef.dynamic) {
-		char *libc = find_libc();
-
-		if (libc && !elfsyms_open(libc, &lf, err, len)) {
-			ps->paths[ps->npaths++] = libc;
-			n = for_each_func(lf.elf, take_lock, &(struct lock_ctx){ ps, lf.elf, 1 });
-			elfsyms_close(&lf);
-			if (n)
-				goto full;
-		} else {
-			free(libc);
-		}
-	}
-	ret = 0;
-	goto out;
-full:
-	if (ps->n >= FUZZ_MAX_POINTS) {
-		ret = 0;	/* as many as fit */
-		goto out;
-	}
-oom:
-	snprintf(err, len, "out of memory choosing points in %s", exe);
-out:
-	free(insns);
-	free(fn_of);
-	free(own.entries);
+	r = own_points(&ef, 0, spec, seed, ps);
+	if (!r && spec->locks && !ef.dynamic)
+		r = for_each_func(ef.elf, take_lock, &(struct lock_ctx){ ps, ef.elf, 0 }) ? 1 : 0;
+	if (!r && spec->locks && ef.dynamic)
+		r = libc_locks(ps, err, len);
+	if (!r && ef.dynamic && (spec->funcs || spec->insns))
+		r = own_library_points(exe, spec, seed, ps);
 	elfsyms_close(&ef);
-	return ret;
+	if (r > 0 && ps->n < FUZZ_MAX_POINTS)
+		r = -1;	/* out of room before the set was full: memory */
+	if (r < 0) {
+		snprintf(err, len, "out of memory choosing points in %s", exe);
+		return -1;
+	}
+	return 0;	/* a full set keeps as many as fit */
 }
 
 void points_free(struct point_set *ps)
