@@ -4,6 +4,7 @@
 # program without scx_fuzz, any other runs a campaign: scx_fuzz FLAGS --repeat.
 # Prints one RESULT line per run. Runs in the guest (busybox sh). With
 # SCTBENCH_WRAP=1 each program is started as a harness does: sh -c './PROG'.
+# FLAGS beginning "@B " run ./scx_fuzz_b, a second build (bench/sctbench --binary-b).
 # usage: sctbench.sh RUNS BLOCK TIMEOUT MODES PROGRAM...
 runs=$1 block=$2 limit=$3 modes=$4
 shift 4
@@ -35,11 +36,12 @@ run_default() {  # PROG BLOCK N
 # a campaign: one attach, N runs, each run's line parsed from scx_fuzz's report
 run_fuzz() {  # PROG MODE FLAGS BLOCK N SEED
 	# shellcheck disable=SC2086
-	local crc got w1 w2 rn w4 rseed res rest secs r
+	local crc got w1 w2 rn w4 rseed res rest secs r bin=./scx_fuzz flags=$3
+	case $flags in "@B "*) bin=./scx_fuzz_b flags=${flags#@B } ;; esac
 	if [ "${SCTBENCH_WRAP:-0}" = 1 ]; then
-		./scx_fuzz $3 --seed "$6" --repeat "$5" --timeout "$limit" -- sh -c "./$1" >/tmp/sct.out 2>&1
+		$bin $flags --seed "$6" --repeat "$5" --timeout "$limit" -- sh -c "./$1" >/tmp/sct.out 2>&1
 	else
-		./scx_fuzz $3 --seed "$6" --repeat "$5" --timeout "$limit" -- "./$1" >/tmp/sct.out 2>&1
+		$bin $flags --seed "$6" --repeat "$5" --timeout "$limit" -- "./$1" >/tmp/sct.out 2>&1
 	fi
 	crc=$?
 	case $crc in 0|1) ;; *)
