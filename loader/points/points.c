@@ -238,7 +238,8 @@ static size_t sample(uint64_t *v, uint32_t *f, size_t n, size_t k, uint64_t seed
 static int own_points(const struct elf_file *ef, uint32_t bin, const struct point_spec *spec, uint64_t seed,
 		      struct point_set *ps)
 {
-	struct own_ctx own = { .ps = ps, .bin = bin, .static_link = !ef->dynamic };
+	/* a library (bin > 0) has no interpreter either, but never the C library linked in */
+	struct own_ctx own = { .ps = ps, .bin = bin, .static_link = !bin && !ef->dynamic };
 	size_t f0 = ps->nfuncs, nown, nfn, ni = 0;
 	uint64_t *insns = NULL, *fns = NULL;
 	uint32_t *fn_of = NULL, *fidx = NULL;
