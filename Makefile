@@ -45,7 +45,7 @@ UNIT_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRCS))
 # Small static programs the VM tests and benchmarks run in the guest, and the racy examples.
 PROGS := $(patsubst tests/progs/%.c,$(BUILD)/progs/%,$(wildcard tests/progs/*.c)) \
 	$(patsubst examples/%.c,$(BUILD)/progs/%,$(wildcard examples/*.c)) \
-	$(BUILD)/progs/pairdyn
+	$(BUILD)/progs/pairdyn $(BUILD)/progs/pairstore-stripped
 
 # The seed's demo in Java (examples/java), run in the VM with the host's JDK.
 JAVA_DEMO := $(BUILD)/java/expiry.jar
@@ -129,6 +129,10 @@ $(BUILD)/progs/libpairlib.so: tests/progs/lib/pairlib.c | $(DEPS_OK)
 $(BUILD)/progs/pairdyn: tests/progs/lib/pairdyn.c $(BUILD)/progs/libpairlib.so | $(DEPS_OK)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) -pthread $< -L$(BUILD)/progs -lpairlib -Wl,-rpath,'$$ORIGIN' -o $@
 
+# As releases ship: no symbols, no debug info.
+$(BUILD)/progs/%-stripped: $(BUILD)/progs/%
+	$(call msg,STRIP,$@)strip -o $@ $<
+
 $(BUILD)/progs/%: examples/%.c examples/busywork.h | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) -static -pthread $< -o $@
@@ -145,10 +149,19 @@ $(BUILD)/tests/unit/%.o: tests/unit/%.c $(SKEL) | $(DEPS_OK)
 	$(call msg,CC,$@)$(CC) $(CFLAGS) $(LOADER_INC) -c $< -o $@
 
 # Binaries as releases are built (no -g; static; stripped) for the --points unit tests.
-UNIT_FIXTURES := $(BUILD)/fixtures/own-static $(BUILD)/fixtures/own-stripped $(BUILD)/progs/pairdyn
+UNIT_FIXTURES := $(BUILD)/fixtures/own-static $(BUILD)/fixtures/own-stripped $(BUILD)/progs/pairdyn \
+		 $(BUILD)/fixtures/own-dynamic $(BUILD)/fixtures/own-dynamic-stripped $(BUILD)/fixtures/dash
 $(BUILD)/fixtures/own-static: tests/fixtures/own_funcs.c | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)$(CC) -O1 -static -pthread $< -o $@
+$(BUILD)/fixtures/own-dynamic: tests/fixtures/own_funcs.c | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)$(CC) -O2 -pthread $< -o $@
+$(BUILD)/fixtures/dash: /bin/dash	# a stripped program of the distribution, copied out of /bin
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
+$(BUILD)/fixtures/%-stripped: $(BUILD)/fixtures/%
+	$(call msg,STRIP,$@)strip -o $@ $<
 $(BUILD)/fixtures/own-stripped: $(BUILD)/fixtures/own-static
 	$(call msg,STRIP,$@)strip -o $@ $<
 

@@ -11,6 +11,9 @@ enum point_kind { POINT_LOCK, POINT_LOCK_RET, POINT_FUNC, POINT_INSN };
 
 enum { POINT_MAX_BINARIES = 64 };
 
+/* Where the executable's own functions came from. */
+enum own_source { OWN_BY_NAME, OWN_FROM_DWARF, OWN_FROM_MAIN, OWN_NONE_SYSTEM };
+
 struct point {
 	uint64_t offset;		/* in the file, where the uprobe goes */
 	uint64_t vaddr;			/* the instruction's address in the ELF */
@@ -33,7 +36,7 @@ struct point_set {
 	/* the executable, the C library of a dynamic one; then the programs the target tree runs */
 	char *paths[POINT_MAX_BINARIES];
 	unsigned npaths;
-	bool own_from_dwarf;		/* the program's own functions came from its debug info */
+	enum own_source own_from;	/* how the executable's own functions were told */
 };
 
 #endif /* FUZZ_POINT_SET_H */

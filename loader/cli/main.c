@@ -26,6 +26,7 @@
 #include "knobs.h"
 #include "opts.h"
 #include "points.h"
+#include "pointname.h"
 #include "preflight.h"
 #include "probes.h"
 #include "follow.h"
@@ -205,7 +206,7 @@ static int choose_points(const struct fuzz_opts *o, const char *exe, __u64 seed,
 			 ps->paths[b]);
 	fprintf(stderr, "scx_fuzz: %zu points in %s%s: %zu lock calls, %zu functions, %zu instructions%s\n",
 		ps->n, exe, also, kinds[POINT_LOCK] + kinds[POINT_LOCK_RET], kinds[POINT_FUNC], kinds[POINT_INSN],
-		ps->own_from_dwarf ? "" : " (no debug info: its own functions told by name)");
+		points_own_note(ps->own_from));
 	return 0;
 }
 

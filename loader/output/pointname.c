@@ -37,6 +37,21 @@ static int source_line(const char *path, uint64_t vaddr, char *buf, size_t len)
 	return ret;
 }
 
+const char *points_own_note(enum own_source from)
+{
+	switch (from) {
+	case OWN_BY_NAME:
+		return " (no debug info: its own functions told by name)";
+	case OWN_FROM_MAIN:
+		return " (no symbols: its own code is what main reaches, and its calls into a static C library "
+		       "stand for lock calls)";
+	case OWN_NONE_SYSTEM:
+		return " (a stripped program of the distribution's: no points in its own code)";
+	default:
+		return "";
+	}
+}
+
 void points_name(const struct point_set *ps, uint32_t idx, char *buf, size_t len)
 {
 	const struct point *p;

@@ -60,6 +60,17 @@ Elf_Scn *code_section(Elf *elf, uint64_t vaddr, GElf_Shdr *sh)
 	return NULL;
 }
 
+bool has_symtab(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB)
+			return true;
+	return false;
+}
+
 /*
  * Calls fn for each defined function symbol of the file (.symtab, else .dynsym),
  * with the object file a local one came from (the STT_FILE symbol before it).

@@ -24,6 +24,8 @@ Elf_Scn *code_section(Elf *elf, uint64_t vaddr, GElf_Shdr *sh);
  * .dynsym); file: the object a local symbol came from (its STT_FILE), else NULL. Stops at fn's error.
  */
 int for_each_func(Elf *elf, int (*fn)(void *, const char *, const char *, GElf_Sym *), void *arg);
+/* Whether the file has a symbol table (.symtab): not stripped. */
+bool has_symtab(Elf *elf);
 /* Function entries of the program's own code from its DWARF (*out, to free); 0 if it has none. */
 size_t dwarf_entries(Elf *elf, uint64_t **out);
 /* The C library a dynamic program will map (the usual Debian and generic places), to free. */

@@ -32,7 +32,7 @@ static struct image *new_image(struct images *im, const struct stat *st)
 		im->v = v;
 		im->cap = cap;
 	}
-	im->v[im->n] = (struct image){ st->st_dev, st->st_ino, mtime_of(st), NULL, 0 };
+	im->v[im->n] = (struct image){ st->st_dev, st->st_ino, mtime_of(st), NULL, 0, OWN_FROM_DWARF };
 	return &im->v[im->n++];
 }
 
@@ -156,6 +156,7 @@ const struct image *images_for(struct images *im, const char *path, bool *fresh,
 		points_free(&src);
 		return img;
 	}
+	img->own_from = src.own_from;
 	r = merge(im->ps, &src, img);
 	points_free(&src);
 	if (r)

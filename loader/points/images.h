@@ -21,6 +21,7 @@ struct image {
 	int64_t mtime_ns;
 	uint32_t *idx;
 	size_t n;
+	enum own_source own_from;	/* how its own functions were told */
 };
 
 struct images {

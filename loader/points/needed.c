@@ -39,6 +39,17 @@ int system_library(const char *path)
 	return 0;
 }
 
+int system_program(const char *path)
+{
+	static const char *const sys[] = { "/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/libexec/",
+					   "/usr/games/", NULL };
+
+	for (int i = 0; sys[i]; i++)
+		if (!strncmp(path, sys[i], strlen(sys[i])))
+			return 1;
+	return system_library(path);
+}
+
 /* DT_NEEDED, DT_RPATH and DT_RUNPATH of the file at path (strings copied). */
 static int read_dynamic(const char *path, struct dyn_info *di)
 {

@@ -14,5 +14,7 @@
 size_t own_libraries(const char *exe, char **out, size_t max);
 /* Whether path is under a directory the distribution's libraries live in. */
 int system_library(const char *path);
+/* Whether path (a real path) is where the distribution's programs, shells and tools live, or its libraries. */
+int system_program(const char *path);
 
 #endif /* FUZZ_NEEDED_H */

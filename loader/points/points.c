@@ -3,7 +3,8 @@
  * Choosing --points in the target's binaries: the entries of the pthread
  * lock, condition and semaphore calls (in the executable if static,
  * in its C library if dynamic), the entries of the program's own functions
- * (from its DWARF when it has some, else from its symbols), and instruction
+ * (from its DWARF when it has some, else from its symbols, else what main
+ * reaches: reach.c), and instruction
  * boundaries inside those functions, found by capstone and sampled with the
  * seed. Plain C on libelf, libdw and capstone; tests/unit/test_points.c.
  */
@@ -11,6 +12,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
@@ -20,6 +22,7 @@
 
 #include "elfsyms.h"
 #include "needed.h"
+#include "reach.h"
 #include "fuzz_rand.h"
 #include "points.h"
 #include "runtime.h"
@@ -43,45 +46,6 @@ static const char *const lock_calls[] = {
 	"sem_wait", "sem_timedwait", "sem_post", "pthread_spin_lock", "pthread_spin_unlock",
 	"pthread_join", "pthread_barrier_wait", NULL,
 };
-
-int points_parse_spec(const char *s, struct point_spec *spec, char *err, size_t len)
-{
-	char buf[256], *tok, *save, *colon;
-
-	memset(spec, 0, sizeof(*spec));
-	if (strlen(s) >= sizeof(buf) || !*s)
-		goto bad;
-	strcpy(buf, s);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		colon = strchr(tok, ':');
-		if (colon)
-			*colon++ = 0;
-		if (!strcmp(tok, "locks") && !colon) {
-			spec->locks = true;
-		} else if (!strcmp(tok, "funcs") && !colon) {
-			spec->funcs = true;
-		} else if (!strcmp(tok, "insns")) {
-			char *end;
-			unsigned long n = colon ? strtoul(colon, &end, 10) : 1000;
-
-			if (colon && (*end || !n || n > FUZZ_MAX_POINTS))
-				goto bad;
-			spec->insns = true;
-			spec->max_insns = n;
-		} else if (!strcmp(tok, "auto") && !colon) {
-			spec->locks = spec->funcs = spec->insns = spec->auto_size = true;
-			spec->max_insns = 4000;
-		} else if (!strcmp(tok, "off") && !colon && !strcmp(s, "off")) {
-			return 0;
-		} else {
-			goto bad;
-		}
-	}
-	return 0;
-bad:
-	snprintf(err, len, "invalid --points (locks, funcs, insns[:N], auto or off, comma-separated): '%s'", s);
-	return -1;
-}
 
 static int add_point(struct point_set *ps, uint64_t offset, uint64_t vaddr, uint32_t bin, uint32_t func,
 		     enum point_kind kind)
@@ -163,6 +127,37 @@ static int take_lock(void *arg, const char *name, const char *file, GElf_Sym *sy
 	return 0;
 }
 
+/* A stripped executable's own code, as functions named by address (main by name). */
+static int reached_funcs(const struct reach *r, struct point_set *ps)
+{
+	char name[32];
+
+	for (size_t i = 0; i < r->nranges; i++) {
+		if (r->ranges[i].vaddr == r->main)
+			snprintf(name, sizeof(name), "main");
+		else
+			snprintf(name, sizeof(name), "sub_%" PRIx64, r->ranges[i].vaddr);
+		if (add_func(ps, name, r->ranges[i].vaddr, r->ranges[i].size, 0))
+			return -1;
+	}
+	return 0;
+}
+
+/* Without names, the C library functions a stripped static program calls stand in for its lock calls. */
+static int library_call_points(Elf *elf, const struct reach *r, struct point_set *ps)
+{
+	char name[32];
+	GElf_Shdr sh;
+
+	for (size_t i = 0; i < r->ncalls; i++) {
+		snprintf(name, sizeof(name), "libc_%" PRIx64, r->calls[i]);
+		if (!code_section(elf, r->calls[i], &sh) || add_func(ps, name, r->calls[i], 1, 0) ||
+		    add_point(ps, r->calls[i] - sh.sh_addr + sh.sh_offset, r->calls[i], 0, ps->nfuncs - 1, POINT_LOCK))
+			return 1;
+	}
+	return 0;
+}
+
 /* Every instruction boundary inside functions [f0, f1), past each entry. */
 static int own_insns(Elf *elf, const struct point_set *ps, size_t f0, size_t f1, uint64_t **out, uint32_t **fn_of)
 {
@@ -236,10 +231,11 @@ static size_t sample(uint64_t *v, uint32_t *f, size_t n, size_t k, uint64_t seed
  * libraries) and instruction boundaries inside them, as points. 1: out of room.
  */
 static int own_points(const struct elf_file *ef, uint32_t bin, const struct point_spec *spec, uint64_t seed,
-		      struct point_set *ps)
+		      bool system, struct point_set *ps)
 {
 	/* a library (bin > 0) has no interpreter either, but never the C library linked in */
 	struct own_ctx own = { .ps = ps, .bin = bin, .static_link = !bin && !ef->dynamic };
+	struct reach reach = { 0 };
 	size_t f0 = ps->nfuncs, nown, nfn, ni = 0;
 	uint64_t *insns = NULL, *fns = NULL;
 	uint32_t *fn_of = NULL, *fidx = NULL;
@@ -247,9 +243,20 @@ static int own_points(const struct elf_file *ef, uint32_t bin, const struct poin
 
 	own.nentries = dwarf_entries(ef->elf, &own.entries);
 	if (!bin)
-		ps->own_from_dwarf = own.nentries > 0;
-	if ((spec->funcs || spec->insns) && for_each_func(ef->elf, take_own, &own))
+		ps->own_from = own.nentries ? OWN_FROM_DWARF : has_symtab(ef->elf) ? OWN_BY_NAME : OWN_FROM_MAIN;
+	/* a stripped program of the distribution (a shell, make): not the code under test */
+	if (!bin && ps->own_from == OWN_FROM_MAIN && system) {
+		ps->own_from = OWN_NONE_SYSTEM;
+		ret = 0;
 		goto out;
+	}
+	if (!bin && ps->own_from == OWN_FROM_MAIN) {
+		if (reach_from_main(ef->elf, own.static_link, &reach) ||
+		    ((spec->funcs || spec->insns) && reached_funcs(&reach, ps)))
+			goto out;
+	} else if ((spec->funcs || spec->insns) && for_each_func(ef->elf, take_own, &own)) {
+		goto out;
+	}
 	nfn = nown = ps->nfuncs - f0;
 	fns = calloc(nown ? nown : 1, sizeof(*fns));
 	fidx = calloc(nown ? nown : 1, sizeof(*fidx));
@@ -279,7 +286,10 @@ static int own_points(const struct elf_file *ef, uint32_t bin, const struct poin
 		if (code_section(ef->elf, insns[i], &sh))
 			ret = add_point(ps, insns[i] - sh.sh_addr + sh.sh_offset, insns[i], bin, fn_of[i], POINT_INSN) ? 1 : 0;
 	}
+	if (!ret && spec->locks && own.static_link)
+		ret = library_call_points(ef->elf, &reach, ps);
 out:
+	reach_free(&reach);
 	free(fns);
 	free(fidx);
 	free(insns);
@@ -324,7 +334,7 @@ static int own_library_points(const char *exe, const struct point_spec *spec, ui
 
 		ps->paths[bin] = libs[i];
 		libs[i] = NULL;
-		ret = own_points(&lf, bin, spec, seed + bin, ps);
+		ret = own_points(&lf, bin, spec, seed + bin, false, ps);
 		elfsyms_close(&lf);
 	}
 	for (i = 0; i < n; i++)
@@ -343,7 +353,7 @@ int points_select(const char *exe, const struct point_spec *spec, uint64_t seed,
 	if (elfsyms_open(exe, &ef, err, len))
 		return -1;
 	ps->paths[ps->npaths++] = realpath(exe, NULL);
-	r = own_points(&ef, 0, spec, seed, ps);
+	r = own_points(&ef, 0, spec, seed, ps->paths[0] && system_program(ps->paths[0]), ps);
 	if (!r && spec->locks && !ef.dynamic)
 		r = for_each_func(ef.elf, take_lock, &(struct lock_ctx){ ps, ef.elf, 0 }) ? 1 : 0;
 	if (!r && spec->locks && ef.dynamic)

@@ -16,6 +16,7 @@
 
 #include "execwait.h"
 #include "follow.h"
+#include "pointname.h"
 #include "sched.h"
 #include "scx_fuzz.h"
 
@@ -26,8 +27,8 @@ static void describe(const struct point_set *ps, const struct image *img, const 
 	for (size_t i = 0; i < img->n; i++)
 		kinds[ps->p[img->idx[i]].kind]++;
 	fprintf(stderr, "scx_fuzz: %zu points in %s, run by the target: %zu lock calls, %zu functions, "
-		"%zu instructions\n", img->n, path, kinds[POINT_LOCK] + kinds[POINT_LOCK_RET], kinds[POINT_FUNC],
-		kinds[POINT_INSN]);
+		"%zu instructions%s\n", img->n, path, kinds[POINT_LOCK] + kinds[POINT_LOCK_RET], kinds[POINT_FUNC],
+		kinds[POINT_INSN], points_own_note(img->own_from));
 }
 
 static uint64_t now_ns(void)

@@ -47,7 +47,7 @@ Test(points, select_in_a_dynamic_binary)
 
 	cr_assert_eq(points_parse_spec("locks,funcs,insns:50", &spec, err, sizeof(err)), 0);
 	cr_assert_eq(points_select("/proc/self/exe", &spec, 7, &ps, err, sizeof(err)), 0, "%s", err);
-	cr_assert(ps.own_from_dwarf, "the unit tests are built with -g");
+	cr_assert_eq(ps.own_from, OWN_FROM_DWARF, "the unit tests are built with -g");
 	cr_assert(has_func_point(&ps, "points_parse_spec", POINT_FUNC), "an own function's entry");
 	cr_assert(!has_func_point(&ps, "_start", POINT_FUNC), "not the C runtime's");
 	cr_assert(has_func_point(&ps, "pthread_mutex_lock", POINT_LOCK), "an acquire's entry, in libc");
@@ -74,7 +74,7 @@ Test(points, select_in_a_dynamic_binary)
 		if (ps.p[i].kind != POINT_FUNC || strcmp(ps.funcs[ps.p[i].func].name, "points_parse_spec"))
 			continue;
 		points_name(&ps, i, name, sizeof(name));
-		cr_assert(strstr(name, "points_parse_spec+0x0 (points.c:"), "named with its line: %s", name);
+		cr_assert(strstr(name, "points_parse_spec+0x0 (spec.c:"), "named with its line: %s", name);
 	}
 	for (size_t i = 0; i < ps.n; i++) {
 		if (ps.p[i].kind != POINT_LOCK)
@@ -132,7 +132,7 @@ Test(points, own_functions_of_a_static_binary_without_debug_info)
 
 	cr_assert_eq(points_parse_spec("auto", &spec, err, sizeof(err)), 0);
 	cr_assert_eq(points_select("build/fixtures/own-static", &spec, 7, &ps, err, sizeof(err)), 0, "%s", err);
-	cr_assert(!ps.own_from_dwarf);
+	cr_assert_eq(ps.own_from, OWN_BY_NAME);
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
 		cr_assert(has_func_point(&ps, own[i], POINT_FUNC), "own function %s has its entry point", own[i]);
 	for (size_t i = 0; i < sizeof(libc) / sizeof(libc[0]); i++)
