@@ -55,6 +55,8 @@ struct fuzz_opts {
 	uint64_t pct_steps;		/* --pct-steps K: expected steps of a run; 0: learned */
 	uint64_t seed;
 	bool seed_set;
+	uint64_t point_seed;		/* --point-seed: the points' sample; else the campaign's seed */
+	bool point_seed_set;
 	struct fuzz_knobs explicit_knobs;	/* values of the flags in knobs_set */
 	unsigned knobs_set;		/* enum fuzz_knob_flags */
 	/* the runner */

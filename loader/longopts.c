@@ -48,6 +48,7 @@ const struct option fuzz_longopts[] = {
 	{ "points", required_argument, NULL, OPT_POINTS },
 	{ "point-prob", required_argument, NULL, OPT_POINT_PROB },
 	{ "point-rate", required_argument, NULL, OPT_POINT_RATE },
+	{ "point-seed", required_argument, NULL, OPT_POINT_SEED },
 	{ "hold-share", required_argument, NULL, OPT_HOLD_SHARE },
 	{ "serialize", no_argument, NULL, OPT_SERIALIZE },
 	{ "depth", required_argument, NULL, OPT_DEPTH },

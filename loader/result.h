@@ -48,6 +48,7 @@ struct campaign_result {
 	const char *kernel;	/* uname release */
 	int nr_cpus, nr_llcs, nr_nodes;
 	const struct point_set *points;	/* --points; NULL: none */
+	__u64 point_seed;		/* --points: the seed their sample was drawn from */
 };
 
 /* The last lines a run printed, oldest first, and the one --fail-on matched. */

@@ -230,9 +230,10 @@ static int run(const struct fuzz_opts *o)
 		return err;
 	if (o->cmd && (err = resolve_cmd(o->cmd[0], path, sizeof(path))))
 		return err;
-	if (o->points && (err = choose_points(o, path, c.res.seed, &points, &spec)))
+	c.res.point_seed = o->point_seed_set ? o->point_seed : c.res.seed;
+	if (o->points && (err = choose_points(o, path, c.res.point_seed, &points, &spec)))
 		goto out_points;
-	if (o->points && (err = images_init(&c.follow.images, &points, &spec, c.res.seed, path))) {
+	if (o->points && (err = images_init(&c.follow.images, &points, &spec, c.res.point_seed, path))) {
 		fprintf(stderr, "scx_fuzz: cannot keep the points of %s: %s\n", path, strerror(-err));
 		err = EXIT_SCHED;
 		goto out_points;

@@ -25,7 +25,8 @@ static const char usage[] =
 "      --preempt auto|off|MIN:MAX  timers inside run bursts (auto) or a range\n"
 "      --jitter DUR  --migrate[-far] PCT  --serialize: one target thread at once\n"
 "      --points locks,funcs,insns[:N]|auto  uprobes in CMD where it is preempted\n"
-"        (--point-prob PCT (10) or 0: drawn by run, --point-rate N hits/s (2000))\n"
+"        (--point-prob PCT (10) or 0: drawn by run, --point-rate N hits/s (2000),\n"
+"        --point-seed N: the seed their sample is drawn from (default --seed's))\n"
 "      --mode pct --depth D  priorities, D-1 change points (--pct-steps K: steps)\n"
 "      --mode windows  the original tool's: --run MIN:MAX, --sleep MIN:MAX,\n"
 "                 --system-slice DUR, --no-scale-slice\n"
@@ -255,6 +256,12 @@ static int parse_fuzz_opt(int c, const char *arg, struct fuzz_opts *o)
 			return bad("--point-rate (hits per second, 10..10^8)", arg);
 		return 0;
 	}
+	case OPT_POINT_SEED:
+		if (parse_u64(arg, 0, UINT64_MAX, &v))
+			return bad("--point-seed (an integer)", arg);
+		o->point_seed = v;
+		o->point_seed_set = true;
+		return 0;
 	case OPT_RUN_SCALE:
 		if (parse_percent_ppm(arg, &k->scale_ppm))
 			return bad("--run-scale (percent, 0..100)", arg);

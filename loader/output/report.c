@@ -98,7 +98,8 @@ void report_failure(const struct campaign_result *res, const struct run *r,
 	char what[256], repro[8192];
 
 	describe(res, r, tail, what, sizeof(what));
-	format_repro(res->o->argc, res->o->argv, r->seed, r->pct_steps, repro, sizeof(repro));
+	format_repro(res->o->argc, res->o->argv, r->seed, r->pct_steps, res->points ? &res->point_seed : NULL,
+		     repro, sizeof(repro));
 	if (is_campaign(res->o))
 		fprintf(stderr, "scx_fuzz: run %lu failed after %.2f s with seed %llu: %s\n", r->n,
 			r->duration_s, (unsigned long long)r->seed, what);
@@ -119,7 +120,8 @@ void report_trace(const struct campaign_result *res, const struct run *r, const 
 	char repro[8192];
 	int err;
 
-	format_repro(res->o->argc, res->o->argv, r->seed, r->pct_steps, repro, sizeof(repro));
+	format_repro(res->o->argc, res->o->argv, r->seed, r->pct_steps, res->points ? &res->point_seed : NULL,
+		     repro, sizeof(repro));
 	err = trace_write(t, res->o->trace_path, r->seed, repro);
 	if (err)
 		fprintf(stderr, "scx_fuzz: cannot write the trace to %s: %s\n", res->o->trace_path,

@@ -22,7 +22,7 @@ __u64 run_seed_of(__u64 campaign_seed, unsigned long run)
 }
 
 static const char *const dropped[] = { "repeat", "until-failure", "until-success", "max-iterations", "json",
-					 "seed", "pct-steps" };
+					 "seed", "pct-steps", "point-seed" };
 
 static bool is_dropped(const char *name)
 {
@@ -71,7 +71,8 @@ static bool short_takes_arg(char c)
 	return p && p[1] == ':';
 }
 
-void format_repro(int argc, char **argv, __u64 seed, uint64_t pct_steps, char *buf, size_t len)
+void format_repro(int argc, char **argv, __u64 seed, uint64_t pct_steps, const __u64 *point_seed, char *buf,
+		  size_t len)
 {
 	const struct option *o;
 	bool inline_value;
@@ -86,6 +87,11 @@ void format_repro(int argc, char **argv, __u64 seed, uint64_t pct_steps, char *b
 	if (pct_steps) {	/* --mode pct: the steps its change points were drawn over */
 		snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)pct_steps);
 		append_word(buf, len, "--pct-steps");
+		append_word(buf, len, seed_s);
+	}
+	if (point_seed) {	/* --points: the campaign's sample, which a later run's seed would not draw */
+		snprintf(seed_s, sizeof(seed_s), "%llu", (unsigned long long)*point_seed);
+		append_word(buf, len, "--point-seed");
 		append_word(buf, len, seed_s);
 	}
 	for (i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--"); i++) {

@@ -8,5 +8,6 @@
 #include <linux/types.h>
 
 __u64 run_seed_of(__u64 campaign_seed, unsigned long run);
-void format_repro(int argc, char **argv, __u64 seed, uint64_t pct_steps, char *buf, size_t len);
+void format_repro(int argc, char **argv, __u64 seed, uint64_t pct_steps, const __u64 *point_seed, char *buf,
+		  size_t len);
 #endif /* FUZZ_REPRO_H */

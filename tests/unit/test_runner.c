@@ -33,7 +33,7 @@ static const char *repro(char **argv, unsigned long long seed)
 
 	while (argv[argc])
 		argc++;
-	format_repro(argc, argv, seed, 0, buf, sizeof(buf));
+	format_repro(argc, argv, seed, 0, NULL, buf, sizeof(buf));
 	return buf;
 }
 
@@ -53,6 +53,18 @@ Test(runner, repro_drops_campaign_flags_and_pins_the_seed)
 
 	cr_assert_str_eq(repro(c, 4), "scx_fuzz --seed 4 --java --iteration-time 30 "
 			 "--error-command 'test -e /tmp/x' -- java Queue", "the seed's names for campaigns dropped too");
+}
+
+/* --points: a later run's line keeps the campaign's point sample, whatever seed it names. */
+Test(runner, repro_with_points_names_their_seed)
+{
+	char *a[] = { "scx_fuzz", "--points", "auto", "--repeat", "12", "--point-seed", "5", "--seed", "9",
+		      "--", "./prog", NULL };
+	char buf[512];
+	__u64 ps = 9;
+
+	format_repro(11, a, 1234, 0, &ps, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "scx_fuzz --seed 1234 --point-seed 9 --points auto -- ./prog");
 }
 
 /* Write text into a capture as the target would, then finish. */
