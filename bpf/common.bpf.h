@@ -29,6 +29,7 @@ bool scx_bpf_test_and_clear_cpu_idle(s32 cpu) __ksym __weak;
 s32 scx_bpf_task_cpu(const struct task_struct *p) __ksym __weak;
 bool scx_bpf_dsq_move_to_local(u64 dsq_id) __ksym __weak;
 void scx_bpf_error_bstr(char *fmt, unsigned long long *data, u32 data__sz) __ksym __weak;
+void scx_bpf_dump_bstr(char *fmt, unsigned long long *data, u32 data__sz) __ksym __weak;
 
 struct task_struct *bpf_task_from_pid(s32 pid) __ksym;
 void bpf_task_release(struct task_struct *p) __ksym;
@@ -62,6 +63,15 @@ void scx_bpf_dispatch_from_dsq_set_vtime___compat(struct bpf_iter_scx_dsq *it__i
 	unsigned long long ___param[___bpf_narg(args) + 1] = {};		\
 	___bpf_fill(___param, args);						\
 	scx_bpf_error_bstr(___fmt, ___param, sizeof(___param));			\
+})
+
+/* A line of the kernel's state dump on an error exit (ops.dump). */
+#define dump_line(fmt, args...)							\
+({										\
+	static char ___fmt[] = fmt;						\
+	unsigned long long ___param[___bpf_narg(args) + 1] = {};		\
+	___bpf_fill(___param, args);						\
+	scx_bpf_dump_bstr(___fmt, ___param, sizeof(___param));			\
 })
 
 /*

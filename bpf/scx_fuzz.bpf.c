@@ -489,6 +489,17 @@ void FUZZ_OPS(fuzz_exit, struct scx_exit_info *ei)
 	*(volatile s32 *)&exit_record.kind = ei->kind;
 }
 
+/* The scheduler's own state in the kernel's dump on an error exit (a stall: who holds the turn). */
+void FUZZ_OPS(fuzz_dump, struct scx_dump_ctx *dctx)
+{
+	u64 turn = serial_turn, now = bpf_ktime_get_ns();
+
+	dump_line("scx_fuzz: now %llu ns; serialize %u: turn pid %u running %u stamped %llu ms ago; %d waiting",
+		  now, knobs.serialize, turn_pid(turn), (u32)!!(turn & TURN_RUNNING),
+		  turn ? (((now >> 20) - (turn >> TURN_TIME_SHIFT)) & ((1ULL << 31) - 1)) * 1049 / 1000 : 0,
+		  knobs.serialize ? scx_bpf_dsq_nr_queued(FUZZ_DSQ_SERIAL) : 0);
+}
+
 /* Never loaded unless --test-fault=verifier: reads past a map value, which the verifier must reject. */
 SEC("?syscall")
 int fuzz_verifier_reject(void *ctx)
@@ -513,6 +524,7 @@ struct sched_ext_ops fuzz_ops = {
 	.cpu_offline = (void *)fuzz_cpu_offline,
 	.init = (void *)fuzz_init,
 	.exit = (void *)fuzz_exit,
+	.dump = (void *)fuzz_dump,
 	.flags = SCX_OPS_ENQ_LAST,
 	.timeout_ms = FUZZ_WATCHDOG_MS,
 	.exit_dump_len = FUZZ_EXIT_DUMP_LEN,

@@ -107,21 +107,31 @@ static void serial_expire(u64 now)
 		bpf_task_release(p);
 }
 
-/* The pid of a waiter this CPU may run that has starved too long, or 0. */
+#define SERIAL_STARVED_SCAN 256	/* waiters looked at, in line order: a target's threads, mostly */
+
+/*
+ * The pid of the waiter this CPU may run that has waited longest, if that is
+ * too long; or 0. Longest first, not first in line: the threads that got ahead
+ * keep the oldest places, and when turns are slow (7 ms each in a busy emulator)
+ * they alone starved again every 100 ms, and the rest waited into the watchdog.
+ */
 static u32 serial_starved(s32 cpu, u64 now)
 {
 	struct task_struct *p;
 	struct task_ctx *tc;
-	u32 seen = 0;
+	u64 oldest = now - FUZZ_SERIAL_MAX_WAIT_NS;
+	u32 seen = 0, pid = 0;
 
 	bpf_for_each(scx_dsq, p, FUZZ_DSQ_SERIAL, 0) {
-		if (++seen > FUZZ_MAX_BATCH)
+		if (++seen > SERIAL_STARVED_SCAN)
 			break;
 		tc = task_ctx(p);
-		if (tc && now - tc->queued_ns > FUZZ_SERIAL_MAX_WAIT_NS && bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
-			return p->pid;
+		if (tc && time_before(tc->queued_ns, oldest) && bpf_cpumask_test_cpu(cpu, p->cpus_ptr)) {
+			oldest = tc->queued_ns;
+			pid = p->pid;
+		}
 	}
-	return 0;
+	return pid;
 }
 
 /* ops.dispatch: if the turn is free, claim it and run the first waiter this CPU may run. */

@@ -17,7 +17,7 @@
 enum fuzz_limits {
 	FUZZ_EXIT_REASON_LEN = 128,
 	FUZZ_EXIT_MSG_LEN = 1024,
-	FUZZ_EXIT_DUMP_LEN = 32768,	/* the kernel's state dump on an error exit */
+	FUZZ_EXIT_DUMP_LEN = 131072,	/* the kernel's state dump on an error exit (every CPU's, 64 CPUs) */
 	FUZZ_MAX_CPUS = 4096,		/* highest OS CPU id + 1 */
 	FUZZ_MAX_LLCS = 512,
 	FUZZ_MAX_NODES = 64,
