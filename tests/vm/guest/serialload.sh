@@ -22,7 +22,9 @@ for r in $(seq "$rounds"); do
 done
 a=$(best $alone) b=$(best $beside)
 echo "    | hackbench seconds alone:$alone beside a serialized, preempted 32-thread target:$beside"
-expect_cmp "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')" ">=" 0.8 \
+# best of 5 rounds each; the emulator's hackbench alone varies 6-18 s: at 0.8 this failed by
+# chance about 1 run in 9, at 0.7 about 1 in 270 (bench/ratio-rate, 16 rounds alone, 2026-12-08)
+expect_cmp "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')" ">=" 0.7 \
 	"non-target hackbench throughput beside a serialized, preempted target, relative to alone"
 for mode in "$FUZZ" "--mode pct --depth 3"; do
 	run_cmd ./scx_fuzz $mode --stats 600 -- ./mixload -t "$secs" -c 16 -s 16
