@@ -17,7 +17,7 @@
 enum fuzz_limits {
 	FUZZ_EXIT_REASON_LEN = 128,
 	FUZZ_EXIT_MSG_LEN = 1024,
-	FUZZ_EXIT_DUMP_LEN = 131072,	/* the kernel's state dump on an error exit (every CPU's, 64 CPUs) */
+	FUZZ_EXIT_DUMP_LEN = 131072,	/* the kernel's state dump on an error exit (32 KB held 12 CPUs of a busy 16) */
 	FUZZ_MAX_CPUS = 4096,		/* highest OS CPU id + 1 */
 	FUZZ_MAX_LLCS = 512,
 	FUZZ_MAX_NODES = 64,
