@@ -23,7 +23,9 @@ for r in $(seq "$rounds"); do
 done
 a=$(best $alone) b=$(best $beside)
 echo "    | hackbench seconds alone:$alone beside a fuzzed target:$beside"
-expect_cmp "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')" ">=" 0.8 \
+# best of 5 rounds each, beside a busy guest: at 0.8 this failed by chance about 1 run in 14, at
+# 0.7 about 1 in 190 (bench/ratio-rate --test fuzznuma, 16 rounds, 2026-12-08)
+expect_cmp "$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')" ">=" 0.7 \
 	"non-target hackbench throughput beside a fuzzed target, relative to alone"
 expect_cmp "$(stat migrate_node)" ">" 0 "forced moves to the farthest node happened"
 # Forced moves are for targets only: with nothing targeted there are none.
