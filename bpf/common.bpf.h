@@ -56,23 +56,19 @@ void scx_bpf_dispatch_from_dsq_set_vtime___compat(struct bpf_iter_scx_dsq *it__i
 /* Inside bpf_for_each(scx_dsq, ...): the iterator libbpf's macro declares as ___it. */
 #define DSQ_ITER (&___it)
 
-/* Report an error from BPF: the kernel detaches the scheduler with this message. */
-#define fuzz_error(fmt, args...)						\
+/* Call a kfunc that takes a format and its arguments as an array (the *_bstr ones). */
+#define call_bstr(kfunc, fmt, args...)						\
 ({										\
 	static char ___fmt[] = fmt;						\
 	unsigned long long ___param[___bpf_narg(args) + 1] = {};		\
 	___bpf_fill(___param, args);						\
-	scx_bpf_error_bstr(___fmt, ___param, sizeof(___param));			\
+	kfunc(___fmt, ___param, sizeof(___param));				\
 })
 
+/* Report an error from BPF: the kernel detaches the scheduler with this message. */
+#define fuzz_error(fmt, args...) call_bstr(scx_bpf_error_bstr, fmt, ##args)
 /* A line of the kernel's state dump on an error exit (ops.dump). */
-#define dump_line(fmt, args...)							\
-({										\
-	static char ___fmt[] = fmt;						\
-	unsigned long long ___param[___bpf_narg(args) + 1] = {};		\
-	___bpf_fill(___param, args);						\
-	scx_bpf_dump_bstr(___fmt, ___param, sizeof(___param));			\
-})
+#define dump_line(fmt, args...) call_bstr(scx_bpf_dump_bstr, fmt, ##args)
 
 /*
  * Before 7.x (no scx_bpf_dsq_insert___v2), the verifier explores ops.dispatch
