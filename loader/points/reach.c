@@ -24,8 +24,8 @@ struct walk {
 	const uint8_t *code;	/* the region's bytes */
 	uint64_t lo, hi;	/* the region's addresses */
 	uint8_t *byte;		/* CODE, INSN and ENTRY bits per byte */
-	uint64_t *todo;		/* addresses to walk from */
-	size_t ntodo, cap, insns;
+	uint64_t *worklist;		/* addresses to walk from */
+	size_t nworklist, cap, insns;
 	uint64_t lib_hi;	/* the end of the section: the C library lies in [hi, lib_hi) */
 	struct reach *out;
 };
@@ -68,7 +68,7 @@ static void push(struct walk *w, uint64_t a, bool entry)
 		return;
 	if (entry)
 		w->byte[a - w->lo] |= ENTRY;
-	append(&w->todo, &w->ntodo, &w->cap, a);
+	append(&w->worklist, &w->nworklist, &w->cap, a);
 }
 
 /* A code address an instruction takes: lea sym(%rip), or mov $sym (non-PIE). */
@@ -229,8 +229,8 @@ int reach_from_main(Elf *elf, bool static_link, struct reach *r)
 		goto out;
 	r->main = main;
 	push(&w, main, true);
-	while (w.ntodo)
-		walk_from(cs, in, &w, w.todo[--w.ntodo]);
+	while (w.nworklist)
+		walk_from(cs, in, &w, w.worklist[--w.nworklist]);
 	n = runs(&w, &r->ranges);
 	r->nranges = n > 0 ? n : 0;
 out:
@@ -238,7 +238,7 @@ out:
 		cs_free(in, 1);
 	cs_close(&cs);
 	free(w.byte);
-	free(w.todo);
+	free(w.worklist);
 	if (n < 0)
 		reach_free(r);
 	return n < 0 ? -1 : 0;
